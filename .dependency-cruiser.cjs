@@ -1,0 +1,79 @@
+/** Import-direction and cycle rules (docs/ARCHITECTURE.md, "Dependency direction"). */
+module.exports = {
+  forbidden: [
+    { name: 'no-circular', severity: 'error', from: {}, to: { circular: true } },
+    {
+      name: 'workflow-protocol-are-pure',
+      comment: 'core/workflow and core/protocol import nothing of ours but each other.',
+      severity: 'error',
+      from: { path: '^core/(workflow|protocol)/' },
+      to: { path: '^(core/(kernel|engine|ports)|backends|plugins|cli|runner)/' },
+    },
+    {
+      name: 'kernel-knows-no-ci',
+      comment: 'The kernel imports plugins and backends only lazily from its catalog.',
+      severity: 'error',
+      from: { path: '^core/kernel/', pathNot: '^core/kernel/catalog\\.ts$' },
+      to: { path: '^(core/(engine|workflow)|backends|plugins|cli|runner)/' },
+    },
+    {
+      name: 'catalog-imports-only-entry-points',
+      severity: 'error',
+      from: { path: '^core/kernel/catalog\\.ts$' },
+      to: { path: '^(backends|plugins)/', pathNot: '^(backends|plugins)/[^/]+/index\\.ts$' },
+    },
+    {
+      name: 'ports-are-interfaces',
+      severity: 'error',
+      from: { path: '^core/ports/' },
+      to: { path: '^(core/engine|backends|plugins|cli|runner)/' },
+    },
+    {
+      name: 'engine-talks-through-ports',
+      severity: 'error',
+      from: { path: '^core/engine/' },
+      to: { path: '^(backends|plugins|cli|runner)/' },
+    },
+    {
+      name: 'backends-implement-ports',
+      severity: 'error',
+      from: { path: '^backends/' },
+      to: { path: '^(core/engine|plugins|cli|runner)/' },
+    },
+    {
+      name: 'no-plugin-imports-a-backend',
+      severity: 'error',
+      from: { path: '^(plugins|cli|runner|core/engine)/' },
+      to: { path: '^backends/' },
+    },
+    {
+      name: 'plugins-do-not-import-each-other',
+      severity: 'error',
+      from: { path: '^plugins/([^/]+)/' },
+      to: { path: '^plugins/', pathNot: '^plugins/$1/' },
+    },
+    {
+      name: 'runner-is-standalone',
+      severity: 'error',
+      from: { path: '^runner/' },
+      to: { path: '^(core/engine|core/ports|backends|plugins|cli)/' },
+    },
+    {
+      name: 'only-through-index',
+      comment: "A folder's public face is its index.ts; nothing else is imported from outside it.",
+      severity: 'error',
+      from: { path: '^(core/[^/]+|backends/[^/]+|plugins/[^/]+|runner|cli)/' },
+      to: {
+        path: '^(core/[^/]+|backends/[^/]+|plugins/[^/]+)/.+',
+        pathNot: ['^$1/', '^(core/[^/]+|backends/[^/]+|plugins/[^/]+)/index\\.ts$'],
+      },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^dist/|node_modules)' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'], extensions: ['.ts', '.js', '.mjs', '.json'] },
+  },
+};

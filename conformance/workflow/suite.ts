@@ -1,0 +1,20 @@
+/**
+ * A workflow-semantics conformance suite: a named list of cases, each passing or failing with
+ * a reason. `run-all.ts` prints `<suite>: <passed>/<total> passed` per suite; each suite's
+ * `*.test.ts` asserts every case passes so `npm test` fails on any regression.
+ */
+export interface CaseResult {
+  /** Stable, human-readable case id (file name, file#index, ...). */
+  readonly id: string;
+  readonly passed: boolean;
+  /** Why it failed: expected vs actual, kept short. */
+  readonly reason?: string;
+}
+
+export interface ConformanceSuite {
+  readonly name: string;
+  run(): Promise<readonly CaseResult[]>;
+}
+
+/** Root of the shared corpus (`../shared/corpus` beside the project). */
+export const CORPUS_ROOT = new URL('../../../shared/corpus/', import.meta.url);

@@ -1,0 +1,56 @@
+import type { BlobStore, BlobUrlSigner, Clock, CredentialStore, Database, Leases, Migrator, Notifier } from '../ports/index.js';
+import type { Logger } from './logger.js';
+
+/**
+ * What a backend folder exports for the kernel's catalog. A backend implements ports; the kernel
+ * picks one per kind from plugins.toml and the SVC_*_URL variables, and hands the instances to
+ * plugins as core services.
+ */
+export interface BackendContext {
+  readonly logger: Logger;
+  readonly clock: Clock;
+  /** The operator's data directory (absolute). */
+  readonly dataDir: string;
+  /** Connection URL when the backend is remote (SVC_DATABASE_URL, SVC_REDIS_URL). */
+  readonly url?: string;
+}
+
+export interface Store {
+  readonly database: Database;
+  readonly migrator: Migrator;
+  readonly leases: Leases;
+}
+
+export interface StoreBackend {
+  readonly kind: 'store';
+  readonly id: string;
+  create(context: BackendContext): Promise<Store>;
+}
+
+export interface NotifierBackend {
+  readonly kind: 'notifier';
+  readonly id: string;
+  create(context: BackendContext): Promise<Notifier>;
+}
+
+export interface BlobBackendInstance {
+  readonly store: BlobStore;
+  readonly signer: BlobUrlSigner;
+}
+
+export interface BlobBackendContext extends BackendContext {
+  /** HMAC key for signed URLs, kept in the credential store. */
+  readonly signingKey: string;
+}
+
+export interface BlobBackend {
+  readonly kind: 'blobs';
+  readonly id: string;
+  create(context: BlobBackendContext): Promise<BlobBackendInstance>;
+}
+
+export interface CredentialBackend {
+  readonly kind: 'credentials';
+  readonly id: string;
+  create(context: BackendContext): Promise<CredentialStore>;
+}

@@ -1,0 +1,6 @@
+export type { AnyKysely, Database, DatabaseCapabilities, Migration, MigrationReport, MigrationResult, Migrator } from './database.js';
+export type { ClaimNextOptions, LeaseRow, LeaseTable, Leases } from './lease.js';
+export type { Notifier, NotifyListener, WaitOptions, WakeReason } from './notifier.js';
+export type { BlobInfo, BlobStore, BlobUrlSigner, SignedMethod, SignedUrlRequest } from './blob-store.js';
+export type { CredentialStore } from './credential-store.js';
+export type { Clock, IdGenerator } from './clock.js';

@@ -1,0 +1,47 @@
+#!/usr/bin/env node
+// Collects the test files (unit tests beside the code, integration tests in test/, suites in
+// conformance/) and runs them with node's own test runner over tsx, so TypeScript runs as-is.
+import { spawnSync } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { availableParallelism } from 'node:os';
+
+const root = new URL('..', import.meta.url).pathname;
+const args = process.argv.slice(2);
+const onlyUnit = args.includes('--only-unit');
+const filters = args.filter((a) => !a.startsWith('--'));
+const roots = onlyUnit
+  ? ['core', 'backends', 'plugins', 'cli', 'runner']
+  : ['core', 'backends', 'plugins', 'cli', 'runner', 'test', 'conformance'];
+
+function walk(dir, out) {
+  let entries;
+  try {
+    entries = readdirSync(dir);
+  } catch {
+    return out;
+  }
+  for (const name of entries) {
+    if (name === 'node_modules' || name === 'fixtures' || name.startsWith('.')) continue;
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) walk(path, out);
+    else if (name.endsWith('.test.ts')) out.push(relative(root, path));
+  }
+  return out;
+}
+
+const files = roots
+  .flatMap((r) => walk(join(root, r), []))
+  .filter((f) => filters.length === 0 || filters.some((p) => f.includes(p)))
+  .sort();
+if (files.length === 0) {
+  console.error('no test files matched');
+  process.exit(1);
+}
+const concurrency = Math.max(2, availableParallelism());
+const result = spawnSync(
+  process.execPath,
+  ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, ...files],
+  { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' } },
+);
+process.exit(result.status ?? 1);
