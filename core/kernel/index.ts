@@ -10,3 +10,33 @@ export type {
   Store,
   StoreBackend,
 } from './backend-module.js';
+export { createServiceRef, createExtensionPoint, type ServiceRef, type ExtensionPoint, type Dependency, type ServiceScope } from './service-ref.js';
+export {
+  definePlugin,
+  PLUGIN_API_VERSION,
+  type PluginDefinition,
+  type PluginEnvironment,
+  type RouteGroup,
+  type RouteAuth,
+  type Worker,
+  type ReadinessCheck,
+  type DependencyMap,
+  type ResolvedDependencies,
+} from './plugin.js';
+export type { CommandDefinition, CommandContext, CommandOption, CommandArgument } from './command.js';
+export { coreServices, type SystemAuth, type HostLifecycle } from './core-services.js';
+export type { SvcConfig } from './config/load-config.js';
+export { loadConfig } from './config/load-config.js';
+export type { EnvConfig, Env, ListenAddress } from './config/env-config.js';
+export type { OperatorConfig } from './config/operator-schema.js';
+export { createHost, type Host, type HostOptions } from './host.js';
+export type { Catalog } from './catalog.js';
+export { defaultCatalog } from './catalog.js';
+export { installShutdownSignals } from './shutdown-signals.js';
+export { packageInfo } from './package-info.js';
+export { credentialFromHeader } from './http/system-auth.js';
+export { SYSTEM_TOKEN_NAME } from './secrets-bootstrap.js';
+export type { ErrorBody } from './http/error-handler.js';
+export { systemClock, randomIds } from './system-clock.js';
+export { readVersions, type Versions } from './versions.js';
+export { loadPluginCommands, type PluginCommand } from './plugin-commands.js';

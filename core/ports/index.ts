@@ -4,3 +4,5 @@ export type { Notifier, NotifyListener, WaitOptions, WakeReason } from './notifi
 export type { BlobInfo, BlobStore, BlobUrlSigner, SignedMethod, SignedUrlRequest } from './blob-store.js';
 export type { CredentialStore } from './credential-store.js';
 export type { Clock, IdGenerator } from './clock.js';
+export { statusWarningsExtensionPoint, type StatusWarning, type StatusWarningSource, type StatusWarningsExtension } from './status-warnings.js';
+export { waitForWake } from './wake.js';

@@ -1,0 +1,17 @@
+#!/usr/bin/env node
+import { Command } from 'commander';
+import { defaultCatalog, loadPluginCommands, packageInfo } from '../core/kernel/index.js';
+import { addPluginCommands } from './plugin-commands.js';
+import { addServeCommand } from './serve-command.js';
+
+const program = new Command('svc')
+  .description('svc: run GitHub Actions workflow files unchanged on machines you own')
+  .version(packageInfo().version, '-V, --version', 'print the version');
+addServeCommand(program);
+try {
+  addPluginCommands(program, await loadPluginCommands(process.env, defaultCatalog));
+} catch (error) {
+  // A broken plugins.toml must not take `svc --version` or `svc serve`'s own error message down.
+  program.addHelpText('after', `\n(plugin commands unavailable: ${(error as Error).message})`);
+}
+await program.parseAsync(process.argv);

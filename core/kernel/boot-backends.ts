@@ -1,0 +1,79 @@
+import { mkdir } from 'node:fs/promises';
+import type { BlobStore, BlobUrlSigner, Clock, CredentialStore, IdGenerator, Notifier } from '../ports/index.js';
+import type { Store } from './backend-module.js';
+import type { BackendSelection } from './backend-selection.js';
+import type { Catalog } from './catalog.js';
+import type { SvcConfig } from './config/load-config.js';
+import { ConfigError } from './errors.js';
+import type { Logger } from './logger.js';
+import { BLOB_SIGNING_KEY_NAME, ensureSecret } from './secrets-bootstrap.js';
+
+export interface Backends {
+  readonly credentials: CredentialStore;
+  readonly store: Store;
+  readonly notifier: Notifier;
+  readonly blobs: { readonly store: BlobStore; readonly signer: BlobUrlSigner };
+  close(): Promise<void>;
+}
+
+function pick<T>(table: Readonly<Record<string, () => Promise<T>>>, id: string, what: string): () => Promise<T> {
+  const factory = table[id];
+  if (!factory) throw new ConfigError(`unknown ${what} backend '${id}' (known: ${Object.keys(table).join(', ')})`);
+  return factory;
+}
+
+/** Opens the selected backends in dependency order; on failure closes what was opened. */
+export async function openBackends(
+  config: SvcConfig,
+  selection: BackendSelection,
+  catalog: Catalog,
+  services: { readonly logger: Logger; readonly clock: Clock; readonly ids: IdGenerator },
+): Promise<Backends> {
+  const { logger, clock, ids } = services;
+  await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
+  const base = { clock, dataDir: config.dataDir };
+  const closers: (() => Promise<void>)[] = [];
+  try {
+    const credentialBackend = await pick(catalog.credentials, config.credentialStore, 'credential store')();
+    const credentials = await credentialBackend.create({
+      ...base,
+      logger: logger.child({ backend: `credentials:${config.credentialStore}` }),
+    });
+    const storeBackend = await pick(catalog.stores, selection.store.id, 'store')();
+    const store = await storeBackend.create({ ...base, logger: logger.child({ backend: `store:${storeBackend.id}` }), ...urlOf(selection.store.url) });
+    closers.push(() => store.database.close());
+    const notifierBackend = await pick(catalog.notifiers, selection.notifier.id, 'notifier')();
+    const notifier = await notifierBackend.create({ ...base, logger: logger.child({ backend: `notifier:${notifierBackend.id}` }), ...urlOf(selection.notifier.url) });
+    closers.push(() => notifier.close());
+    const blobBackend = await pick(catalog.blobs, selection.blobs.id, 'blob')();
+    const blobs = await blobBackend.create({
+      ...base,
+      logger: logger.child({ backend: `blobs:${blobBackend.id}` }),
+      signingKey: await ensureSecret(credentials, BLOB_SIGNING_KEY_NAME, ids),
+    });
+    return {
+      credentials,
+      store,
+      notifier,
+      blobs,
+      close: () => closeAll(closers, logger),
+    };
+  } catch (error) {
+    await closeAll(closers, logger);
+    throw error;
+  }
+}
+
+function urlOf(url: string | undefined): { url?: string } {
+  return url === undefined ? {} : { url };
+}
+
+async function closeAll(closers: readonly (() => Promise<void>)[], logger: Logger): Promise<void> {
+  for (const close of [...closers].reverse()) {
+    try {
+      await close();
+    } catch (error) {
+      logger.error({ err: error }, 'closing a backend failed');
+    }
+  }
+}

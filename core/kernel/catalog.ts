@@ -1,0 +1,49 @@
+import type { BlobBackend, CredentialBackend, NotifierBackend, StoreBackend } from './backend-module.js';
+import type { ModuleImporter } from './plugin-loader.js';
+
+/**
+ * What ships in the box. The only place the kernel names plugins and backends, and only as lazy
+ * imports: a backend that is not selected is never loaded (pg and ioredis stay out of an
+ * embedded install's memory).
+ */
+export const builtinPlugins: Readonly<Record<string, ModuleImporter>> = {
+  'management-api': () => import('../../plugins/management-api/index.js'),
+  blobs: () => import('../../plugins/blobs/index.js'),
+};
+
+export const storeBackends: Readonly<Record<string, () => Promise<StoreBackend>>> = {
+  sqlite: async () => (await import('../../backends/sqlite/index.js')).sqliteStore,
+  postgres: async () => (await import('../../backends/postgres/index.js')).postgresStore,
+};
+
+export const notifierBackends: Readonly<Record<string, () => Promise<NotifierBackend>>> = {
+  'in-process': async () => (await import('../../backends/sqlite/index.js')).inProcessNotifier,
+  postgres: async () => (await import('../../backends/postgres/index.js')).postgresNotifier,
+  redis: async () => (await import('../../backends/redis/index.js')).redisNotifier,
+};
+
+export const blobBackends: Readonly<Record<string, () => Promise<BlobBackend>>> = {
+  filesystem: async () => (await import('../../backends/fs-blobs/index.js')).filesystemBlobs,
+};
+
+export const credentialBackends: Readonly<Record<string, () => Promise<CredentialBackend>>> = {
+  file: async () => (await import('../../backends/credentials/index.js')).fileCredentials,
+  memory: async () => (await import('../../backends/credentials/index.js')).memoryCredentials,
+  os: async () => (await import('../../backends/credentials/index.js')).osCredentials,
+};
+
+export interface Catalog {
+  readonly plugins: Readonly<Record<string, ModuleImporter>>;
+  readonly stores: Readonly<Record<string, () => Promise<StoreBackend>>>;
+  readonly notifiers: Readonly<Record<string, () => Promise<NotifierBackend>>>;
+  readonly blobs: Readonly<Record<string, () => Promise<BlobBackend>>>;
+  readonly credentials: Readonly<Record<string, () => Promise<CredentialBackend>>>;
+}
+
+export const defaultCatalog: Catalog = {
+  plugins: builtinPlugins,
+  stores: storeBackends,
+  notifiers: notifierBackends,
+  blobs: blobBackends,
+  credentials: credentialBackends,
+};

@@ -1,0 +1,111 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ConfigError } from '../errors.js';
+import { readEnvConfig } from './env-config.js';
+
+describe('SVC_* environment', () => {
+  it('uses the spec defaults when nothing is set', () => {
+    const config = readEnvConfig({});
+    assert.deepEqual(config.listen, { host: '127.0.0.1', port: 9090 });
+    assert.equal(config.registrationPolicy, 'strict');
+    assert.equal(config.forgeApiUrl, 'https://api.github.com');
+    assert.deepEqual(config.webhook, {
+      watchdog: true,
+      watchdogIntervalSecs: 300,
+      watchdogGraceSecs: 120,
+      watchdogMaxAttempts: 5,
+      watchdogMaxPages: 5,
+      healthIntervalSecs: 900,
+      workers: 8,
+    });
+    assert.deepEqual(config.forgeBreaker, { enabled: true, threshold: 3 });
+    assert.deepEqual(config.warnings, []);
+  });
+
+  it('parses IPv4, names and bracketed IPv6 listen addresses', () => {
+    assert.deepEqual(readEnvConfig({ SVC_LISTEN: '0.0.0.0:8080' }).listen, { host: '0.0.0.0', port: 8080 });
+    assert.deepEqual(readEnvConfig({ SVC_LISTEN: 'localhost:0' }).listen, { host: 'localhost', port: 0 });
+    assert.deepEqual(readEnvConfig({ SVC_LISTEN: '[::1]:9090' }).listen, { host: '::1', port: 9090 });
+  });
+
+  for (const bad of ['9090', 'host:', 'host:99999', ':::1:80', '[nothost]:80', 'a b:80']) {
+    it(`refuses SVC_LISTEN='${bad}' naming the variable`, () => {
+      assert.throws(() => readEnvConfig({ SVC_LISTEN: bad }), (error: unknown) => {
+        assert.ok(error instanceof ConfigError);
+        assert.match(error.message, /SVC_LISTEN/);
+        return true;
+      });
+    });
+  }
+
+  it('refuses permissive registration on a non-loopback listener', () => {
+    assert.throws(() => readEnvConfig({ SVC_REGISTRATION_POLICY: 'permissive', SVC_LISTEN: '0.0.0.0:9090' }), /only allowed on a loopback listener/);
+    assert.equal(readEnvConfig({ SVC_REGISTRATION_POLICY: 'permissive' }).registrationPolicy, 'permissive');
+    assert.equal(readEnvConfig({ SVC_REGISTRATION_POLICY: 'Permissive', SVC_LISTEN: '[::1]:1' }).registrationPolicy, 'permissive');
+  });
+
+  it('names the allowed values of enumerated variables', () => {
+    assert.throws(() => readEnvConfig({ SVC_CREDENTIAL_STORE: 'vault' }), /SVC_CREDENTIAL_STORE='vault' is not allowed; use one of: file, memory, os/);
+    assert.throws(() => readEnvConfig({ SVC_REGISTRATION_POLICY: 'open' }), /strict, permissive/);
+    assert.throws(() => readEnvConfig({ SVC_LOG_LEVEL: 'loud' }), /SVC_LOG_LEVEL/);
+  });
+
+  it('checks URL variables', () => {
+    assert.throws(() => readEnvConfig({ SVC_PUBLIC_URL: 'ci.example.com' }), /SVC_PUBLIC_URL='ci.example.com' is not a URL/);
+    assert.throws(() => readEnvConfig({ SVC_PUBLIC_URL: 'ftp://x' }), /http:\/\/ or https:\/\//);
+    assert.throws(() => readEnvConfig({ SVC_DATABASE_URL: 'mysql://x/y' }), /SVC_DATABASE_URL must start with postgres:\/\//);
+    assert.throws(() => readEnvConfig({ SVC_REDIS_URL: 'http://x' }), /SVC_REDIS_URL must start with redis:\/\//);
+    assert.equal(readEnvConfig({ SVC_PUBLIC_URL: 'https://ci.example.com/' }).publicUrl, 'https://ci.example.com');
+  });
+
+  it('does not echo a database URL, which may hold a password, in its error', () => {
+    assert.throws(() => readEnvConfig({ SVC_DATABASE_URL: 'mysql://u:hunter2@x/y' }), (error: unknown) => !String((error as Error).message).includes('hunter2'));
+  });
+
+  it('refuses a short system token', () => {
+    assert.throws(() => readEnvConfig({ SVC_SYSTEM_TOKEN: 'short' }), /SVC_SYSTEM_TOKEN is shorter than 16/);
+  });
+});
+
+describe('numeric knobs fall back as the spec table says', () => {
+  const cases: [string, string, (c: ReturnType<typeof readEnvConfig>) => number, number][] = [
+    ['SVC_WEBHOOK_WATCHDOG_INTERVAL_SECS', '3', (c) => c.webhook.watchdogIntervalSecs, 10],
+    ['SVC_WEBHOOK_WATCHDOG_INTERVAL_SECS', 'often', (c) => c.webhook.watchdogIntervalSecs, 300],
+    ['SVC_WEBHOOK_WATCHDOG_INTERVAL_SECS', '45', (c) => c.webhook.watchdogIntervalSecs, 45],
+    ['SVC_WEBHOOK_WATCHDOG_GRACE_SECS', '0', (c) => c.webhook.watchdogGraceSecs, 0],
+    ['SVC_WEBHOOK_WATCHDOG_GRACE_SECS', '-5', (c) => c.webhook.watchdogGraceSecs, 120],
+    ['SVC_WEBHOOK_WATCHDOG_MAX_ATTEMPTS', 'x', (c) => c.webhook.watchdogMaxAttempts, 5],
+    ['SVC_WEBHOOK_WATCHDOG_MAX_PAGES', '0', (c) => c.webhook.watchdogMaxPages, 1],
+    ['SVC_WEBHOOK_HEALTH_INTERVAL_SECS', '30', (c) => c.webhook.healthIntervalSecs, 60],
+    ['SVC_WEBHOOK_HEALTH_INTERVAL_SECS', '1.5', (c) => c.webhook.healthIntervalSecs, 900],
+    ['SVC_WEBHOOK_WORKERS', 'many', (c) => c.webhook.workers, 8],
+    ['SVC_WEBHOOK_WORKERS', '0', (c) => c.webhook.workers, 1],
+    ['SVC_WEBHOOK_WORKERS', '16', (c) => c.webhook.workers, 16],
+    ['SVC_FORGE_BREAKER_THRESHOLD', '0', (c) => c.forgeBreaker.threshold, 3],
+    ['SVC_FORGE_BREAKER_THRESHOLD', 'abc', (c) => c.forgeBreaker.threshold, 3],
+    ['SVC_FORGE_BREAKER_THRESHOLD', '7', (c) => c.forgeBreaker.threshold, 7],
+  ];
+  for (const [name, raw, read, expected] of cases) {
+    it(`${name}=${raw} gives ${expected}`, () => {
+      const config = readEnvConfig({ [name]: raw });
+      assert.equal(read(config), expected);
+      if (String(expected) !== raw) assert.ok(config.warnings.some((w) => w.includes(name)), 'a fallback is reported as a warning');
+    });
+  }
+
+  for (const off of ['off', '0', 'false', 'disabled', 'OFF']) {
+    it(`SVC_WEBHOOK_WATCHDOG=${off} and SVC_FORGE_BREAKER=${off} disable`, () => {
+      const config = readEnvConfig({ SVC_WEBHOOK_WATCHDOG: off, SVC_FORGE_BREAKER: off });
+      assert.equal(config.webhook.watchdog, false);
+      assert.equal(config.forgeBreaker.enabled, false);
+    });
+  }
+  it('any other spelling enables the watchdog', () => {
+    assert.equal(readEnvConfig({ SVC_WEBHOOK_WATCHDOG: 'no' }).webhook.watchdog, true);
+  });
+  it('SVC_ENABLE_APP_REGISTRATION is off unless 1, true or on', () => {
+    assert.equal(readEnvConfig({}).enableAppRegistration, false);
+    assert.equal(readEnvConfig({ SVC_ENABLE_APP_REGISTRATION: 'yes' }).enableAppRegistration, false);
+    for (const on of ['1', 'true', 'on', 'ON']) assert.equal(readEnvConfig({ SVC_ENABLE_APP_REGISTRATION: on }).enableAppRegistration, true);
+  });
+});

@@ -1,0 +1,154 @@
+import { isIP } from 'node:net';
+import { ConfigError } from '../errors.js';
+import { integerKnob, switchOffByDefault, switchOnByDefault, type KnobReport } from './knobs.js';
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+export interface ListenAddress {
+  readonly host: string;
+  readonly port: number;
+}
+
+export type CredentialStoreKind = 'file' | 'memory' | 'os';
+export type RegistrationPolicy = 'strict' | 'permissive';
+
+/** Everything read from SVC_* variables, validated and with the spec's fallbacks applied. */
+export interface EnvConfig {
+  readonly listen: ListenAddress;
+  readonly publicUrl: string | undefined;
+  readonly systemToken: string | undefined;
+  readonly credentialStore: CredentialStoreKind | undefined;
+  readonly configFile: string | undefined;
+  readonly dataDir: string | undefined;
+  readonly pluginsFile: string | undefined;
+  readonly databaseUrl: string | undefined;
+  readonly redisUrl: string | undefined;
+  readonly logLevel: string;
+  readonly registrationPolicy: RegistrationPolicy;
+  readonly forgeApiUrl: string;
+  readonly forgeToken: string | undefined;
+  readonly webhookSecret: string | undefined;
+  readonly enableAppRegistration: boolean;
+  readonly webhook: {
+    readonly watchdog: boolean;
+    readonly watchdogIntervalSecs: number;
+    readonly watchdogGraceSecs: number;
+    readonly watchdogMaxAttempts: number;
+    readonly watchdogMaxPages: number;
+    readonly healthIntervalSecs: number;
+    readonly workers: number;
+  };
+  readonly forgeBreaker: { readonly enabled: boolean; readonly threshold: number };
+  /** Fallbacks applied to invalid knobs, logged at start. */
+  readonly warnings: readonly string[];
+}
+
+export const DEFAULT_LISTEN = '127.0.0.1:9090';
+export const DEFAULT_FORGE_API_URL = 'https://api.github.com';
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+export function parseListen(raw: string, name = 'SVC_LISTEN'): ListenAddress {
+  const match = /^(?:\[([0-9a-fA-F:.]+)\]|([^:[\]\s]+)):(\d{1,5})$/.exec(raw.trim());
+  const host = match?.[1] ?? match?.[2];
+  const port = match ? Number(match[3]) : NaN;
+  if (!match || host === undefined || !(port >= 0 && port <= 65535)) {
+    throw new ConfigError(`${name}='${raw}' is not a listen address; use host:port, e.g. ${DEFAULT_LISTEN} or [::1]:9090`);
+  }
+  if (match[1] !== undefined && isIP(host) !== 6) {
+    throw new ConfigError(`${name}='${raw}': '${host}' in brackets is not an IPv6 address`);
+  }
+  return { host, port };
+}
+
+export function isLoopbackHost(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+function oneOf<T extends string>(name: string, raw: string | undefined, allowed: readonly T[]): T | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  const value = raw.trim().toLowerCase();
+  if (!(allowed as readonly string[]).includes(value)) {
+    throw new ConfigError(`${name}='${raw}' is not allowed; use one of: ${allowed.join(', ')}`);
+  }
+  return value as T;
+}
+
+function httpUrl(name: string, raw: string | undefined): string | undefined {
+  if (raw === undefined || raw.trim() === '') return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    throw new ConfigError(`${name}='${raw}' is not a URL; use e.g. https://ci.example.com`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(`${name}='${raw}' must be an http:// or https:// URL`);
+  }
+  return url.toString().replace(/\/$/, '');
+}
+
+function urlWithScheme(name: string, raw: string | undefined, schemes: readonly string[]): string | undefined {
+  if (raw === undefined || raw.trim() === '') return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    throw new ConfigError(`${name} is not a URL; use e.g. ${schemes[0]}//host:port/...`);
+  }
+  if (!schemes.includes(url.protocol)) {
+    throw new ConfigError(`${name} must start with ${schemes.map((s) => `${s}//`).join(' or ')}, got '${url.protocol}//'`);
+  }
+  return raw.trim();
+}
+
+function nonEmpty(raw: string | undefined): string | undefined {
+  return raw === undefined || raw === '' ? undefined : raw;
+}
+
+export function readEnvConfig(env: Env): EnvConfig {
+  const report: KnobReport = { warnings: [] };
+  const listen = parseListen(env.SVC_LISTEN ?? DEFAULT_LISTEN);
+  const registrationPolicy = oneOf('SVC_REGISTRATION_POLICY', env.SVC_REGISTRATION_POLICY, ['strict', 'permissive'] as const) ?? 'strict';
+  if (registrationPolicy === 'permissive' && !isLoopbackHost(listen.host)) {
+    throw new ConfigError(
+      `SVC_REGISTRATION_POLICY=permissive is only allowed on a loopback listener, but SVC_LISTEN is ${listen.host}:${listen.port}; ` +
+        'use strict, or listen on 127.0.0.1',
+    );
+  }
+  const logLevel = oneOf('SVC_LOG_LEVEL', env.SVC_LOG_LEVEL, LOG_LEVELS) ?? 'info';
+  const systemToken = nonEmpty(env.SVC_SYSTEM_TOKEN);
+  if (systemToken !== undefined && systemToken.length < 16) {
+    throw new ConfigError('SVC_SYSTEM_TOKEN is shorter than 16 characters; use a long random value (e.g. openssl rand -hex 32)');
+  }
+  return {
+    listen,
+    publicUrl: httpUrl('SVC_PUBLIC_URL', env.SVC_PUBLIC_URL),
+    systemToken,
+    credentialStore: oneOf('SVC_CREDENTIAL_STORE', env.SVC_CREDENTIAL_STORE, ['file', 'memory', 'os'] as const),
+    configFile: nonEmpty(env.SVC_CONFIG),
+    dataDir: nonEmpty(env.SVC_DATA_DIR),
+    pluginsFile: nonEmpty(env.SVC_PLUGINS),
+    databaseUrl: urlWithScheme('SVC_DATABASE_URL', env.SVC_DATABASE_URL, ['postgres:', 'postgresql:', 'sqlite:']),
+    redisUrl: urlWithScheme('SVC_REDIS_URL', env.SVC_REDIS_URL, ['redis:', 'rediss:']),
+    logLevel,
+    registrationPolicy,
+    forgeApiUrl: httpUrl('SVC_FORGE_API_URL', env.SVC_FORGE_API_URL) ?? DEFAULT_FORGE_API_URL,
+    forgeToken: nonEmpty(env.SVC_FORGE_TOKEN),
+    webhookSecret: nonEmpty(env.SVC_WEBHOOK_SECRET),
+    enableAppRegistration: switchOffByDefault(env.SVC_ENABLE_APP_REGISTRATION),
+    webhook: {
+      watchdog: switchOnByDefault(env.SVC_WEBHOOK_WATCHDOG),
+      watchdogIntervalSecs: integerKnob({ name: 'SVC_WEBHOOK_WATCHDOG_INTERVAL_SECS', defaultValue: 300, min: 10 }, env.SVC_WEBHOOK_WATCHDOG_INTERVAL_SECS, report),
+      watchdogGraceSecs: integerKnob({ name: 'SVC_WEBHOOK_WATCHDOG_GRACE_SECS', defaultValue: 120, min: 0, belowMinIsInvalid: true }, env.SVC_WEBHOOK_WATCHDOG_GRACE_SECS, report),
+      watchdogMaxAttempts: integerKnob({ name: 'SVC_WEBHOOK_WATCHDOG_MAX_ATTEMPTS', defaultValue: 5, min: 1, belowMinIsInvalid: true }, env.SVC_WEBHOOK_WATCHDOG_MAX_ATTEMPTS, report),
+      watchdogMaxPages: integerKnob({ name: 'SVC_WEBHOOK_WATCHDOG_MAX_PAGES', defaultValue: 5, min: 1 }, env.SVC_WEBHOOK_WATCHDOG_MAX_PAGES, report),
+      healthIntervalSecs: integerKnob({ name: 'SVC_WEBHOOK_HEALTH_INTERVAL_SECS', defaultValue: 900, min: 60 }, env.SVC_WEBHOOK_HEALTH_INTERVAL_SECS, report),
+      workers: integerKnob({ name: 'SVC_WEBHOOK_WORKERS', defaultValue: 8, min: 1 }, env.SVC_WEBHOOK_WORKERS, report),
+    },
+    forgeBreaker: {
+      enabled: switchOnByDefault(env.SVC_FORGE_BREAKER),
+      threshold: integerKnob({ name: 'SVC_FORGE_BREAKER_THRESHOLD', defaultValue: 3, min: 1, belowMinIsInvalid: true }, env.SVC_FORGE_BREAKER_THRESHOLD, report),
+    },
+    warnings: report.warnings,
+  };
+}

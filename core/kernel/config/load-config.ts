@@ -1,0 +1,35 @@
+import { existsSync } from 'node:fs';
+import type { OperatorConfig } from './operator-schema.js';
+import { readOperatorConfig } from './config-file.js';
+import { readEnvConfig, type CredentialStoreKind, type Env, type EnvConfig } from './env-config.js';
+import { absolute, defaultConfigFile, defaultDataDir } from './paths.js';
+
+/** The validated configuration every plugin may read (`coreServices.config`). */
+export interface SvcConfig {
+  readonly env: EnvConfig;
+  readonly operator: OperatorConfig;
+  /** Absolute data directory (database, blobs, credentials). */
+  readonly dataDir: string;
+  /** The operator config file read, if any. */
+  readonly configFile: string | undefined;
+  readonly credentialStore: CredentialStoreKind;
+}
+
+export interface LoadConfigOptions {
+  readonly env: Env;
+  readonly cwd: string;
+}
+
+export function loadConfig(options: LoadConfigOptions): SvcConfig {
+  const env = readEnvConfig(options.env);
+  const explicitFile = env.configFile !== undefined;
+  const configPath = absolute(env.configFile ?? defaultConfigFile(options.env), options.cwd);
+  const operator = readOperatorConfig(configPath, explicitFile);
+  return {
+    env,
+    operator,
+    dataDir: absolute(env.dataDir ?? defaultDataDir(options.env), options.cwd),
+    configFile: explicitFile || existsSync(configPath) ? configPath : undefined,
+    credentialStore: env.credentialStore ?? operator.credential_store ?? 'file',
+  };
+}

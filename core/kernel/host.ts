@@ -1,0 +1,172 @@
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { Clock, IdGenerator } from '../ports/index.js';
+import { openBackends, type Backends } from './boot-backends.js';
+import { selectBackends } from './backend-selection.js';
+import { defaultCatalog, type Catalog } from './catalog.js';
+import type { Env } from './config/env-config.js';
+import { loadConfig, type SvcConfig } from './config/load-config.js';
+import { ServiceContainer } from './container.js';
+import { coreServices, type HostLifecycle } from './core-services.js';
+import { registerReadiness, registerRouteGroup, type HostState, type NamedReadinessCheck } from './host-routes.js';
+import { createHttpServer } from './http/server.js';
+import { createSystemAuth } from './http/system-auth.js';
+import { createRootLogger, type Logger } from './logger.js';
+import { packageInfo } from './package-info.js';
+import { initPlugins, type InitializedPlugins } from './plugin-init.js';
+import { readPluginsFile } from './plugins-file.js';
+import { resolveSystemToken } from './secrets-bootstrap.js';
+import { randomIds, systemClock } from './system-clock.js';
+
+export interface HostOptions {
+  readonly env: Env;
+  readonly cwd: string;
+  readonly logger?: Logger;
+  readonly clock?: Clock;
+  readonly ids?: IdGenerator;
+  /** Replaces the built-in catalog (tests). */
+  readonly catalog?: Catalog;
+}
+
+export interface Host {
+  readonly config: SvcConfig;
+  readonly logger: Logger;
+  /** The HTTP server; tests use `app.inject()` without listening. */
+  readonly app: FastifyInstance;
+  readonly state: HostState;
+  /** Starts workers in order, then listens on SVC_LISTEN. Returns the base URL. */
+  start(): Promise<string>;
+  /** Drains: stops accepting, finishes in-flight requests, stops workers in reverse, closes backends. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Boots the host: configuration, backends, plugins (ordered by their dependencies, each one's
+ * migrations right after its init) and routes. Anything that fails stops the boot with an error
+ * that names it, and what was opened is closed again.
+ */
+export async function createHost(options: HostOptions): Promise<Host> {
+  const config = loadConfig({ env: options.env, cwd: options.cwd });
+  const logger = options.logger ?? createRootLogger({ level: config.env.logLevel });
+  for (const warning of config.env.warnings) logger.warn(warning);
+  const clock = options.clock ?? systemClock;
+  const ids = options.ids ?? randomIds;
+  const catalog = options.catalog ?? defaultCatalog;
+  const pluginsFile = readPluginsFile(config.env.pluginsFile ?? join(packageInfo().root, 'plugins.toml'));
+  const selection = selectBackends(pluginsFile, config.env);
+
+  const backends = await openBackends(config, selection, catalog, { logger, clock, ids });
+  let state: HostState = 'booting';
+  let baseUrl: string | undefined = config.env.publicUrl;
+  const shutdown = new AbortController();
+  const container = new ServiceContainer();
+  let plugins: InitializedPlugins;
+  let app: FastifyInstance;
+  try {
+    const systemAuth = createSystemAuth(await resolveSystemToken(config.env.systemToken, backends.credentials, ids, logger));
+    const lifecycle: HostLifecycle = {
+      shutdownSignal: shutdown.signal,
+      publicUrl: () => baseUrl ?? `http://${config.env.listen.host}:${config.env.listen.port}`,
+    };
+    provideCoreServices(container, { config, logger, clock, ids, backends, systemAuth, lifecycle });
+    plugins = await initPlugins({ sources: pluginsFile.plugins, catalog, container, migrator: backends.store.migrator, logger });
+    logger.info(
+      { store: backends.store.database.capabilities.dialectName, notifier: backends.notifier.kind, plugins: plugins.order },
+      'plugins initialised',
+    );
+    app = createHttpServer({ logger: logger.child({ component: 'http' }) });
+    const checks: NamedReadinessCheck[] = [{ name: 'store', check: () => backends.store.database.ping() }, ...plugins.readinessChecks];
+    registerReadiness(app, () => state, checks);
+    for (const group of plugins.routes) await registerRouteGroup(app, group, systemAuth);
+    await app.ready();
+  } catch (error) {
+    await container.dispose();
+    await backends.close();
+    throw error;
+  }
+
+  const started: string[] = [];
+  const stopWorkers = async () => {
+    for (const worker of [...plugins.workers].reverse()) {
+      if (!started.includes(worker.name)) continue;
+      try {
+        await worker.stop();
+      } catch (error) {
+        logger.error({ err: error, worker: worker.name }, 'worker failed to stop cleanly');
+      }
+    }
+  };
+  let stopping: Promise<void> | undefined;
+  const stop = (): Promise<void> => {
+    stopping ??= (async () => {
+      state = 'draining';
+      shutdown.abort();
+      await app.close();
+      await stopWorkers();
+      await container.dispose();
+      await backends.close();
+      state = 'stopped';
+      logger.info('stopped');
+    })();
+    return stopping;
+  };
+
+  return {
+    config,
+    logger,
+    app,
+    get state() {
+      return state;
+    },
+    async start() {
+      state = 'starting';
+      try {
+        for (const worker of plugins.workers) {
+          await worker.start();
+          started.push(worker.name);
+        }
+        await app.listen({ host: config.env.listen.host, port: config.env.listen.port });
+      } catch (error) {
+        logger.error({ err: error }, 'start failed; stopping what was started');
+        await stop();
+        throw error;
+      }
+      const address = app.server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : config.env.listen.port;
+      const host = config.env.listen.host.includes(':') ? `[${config.env.listen.host}]` : config.env.listen.host;
+      baseUrl ??= `http://${host}:${port}`;
+      state = 'ready';
+      logger.info({ listen: `${host}:${port}`, publicUrl: baseUrl, version: packageInfo().version }, 'svc is ready');
+      return `http://${host}:${port}`;
+    },
+    stop,
+  };
+}
+
+function provideCoreServices(
+  container: ServiceContainer,
+  s: {
+    config: SvcConfig;
+    logger: Logger;
+    clock: Clock;
+    ids: IdGenerator;
+    backends: Backends;
+    systemAuth: ReturnType<typeof createSystemAuth>;
+    lifecycle: HostLifecycle;
+  },
+): void {
+  const owner = 'the kernel';
+  container.provideRoot(coreServices.config, s.config, owner);
+  container.provideRoot(coreServices.rootLogger, s.logger, owner);
+  container.providePluginScoped(coreServices.logger, (pluginId) => s.logger.child({ plugin: pluginId }));
+  container.provideRoot(coreServices.database, s.backends.store.database, owner);
+  container.provideRoot(coreServices.leases, s.backends.store.leases, owner);
+  container.provideRoot(coreServices.notifier, s.backends.notifier, owner);
+  container.provideRoot(coreServices.blobStore, s.backends.blobs.store, owner);
+  container.provideRoot(coreServices.blobSigner, s.backends.blobs.signer, owner);
+  container.provideRoot(coreServices.credentialStore, s.backends.credentials, owner);
+  container.provideRoot(coreServices.clock, s.clock, owner);
+  container.provideRoot(coreServices.ids, s.ids, owner);
+  container.provideRoot(coreServices.systemAuth, s.systemAuth, owner);
+  container.provideRoot(coreServices.lifecycle, s.lifecycle, owner);
+}
