@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Logger } from '../logger.js';
 import { installErrorHandling } from './error-handler.js';
 
@@ -12,7 +12,7 @@ export interface HttpServerOptions {
 export function createHttpServer(options: HttpServerOptions): FastifyInstance {
   const app = Fastify({
     loggerInstance: options.logger,
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: options.bodyLimit ?? 10 * 1024 * 1024,
     forceCloseConnections: 'idle',
     return503OnClosing: true,

@@ -1,0 +1,2 @@
+export { createRedisNotifier, redisNotifier } from './redis-notifier.js';
+export { DEFAULT_PREFIX, parseRedisUrl, type RedisLocation } from './redis-url.js';

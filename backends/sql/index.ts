@@ -1,0 +1,3 @@
+export { assertIdentifier, isIdentifier } from './identifiers.js';
+export { createSqlLeases, type SqlLeasesOptions } from './leases.js';
+export { createSqlMigrator, migrationTableName, type SqlMigratorOptions } from './migrator.js';
