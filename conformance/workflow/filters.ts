@@ -264,7 +264,7 @@ function runTriggerCase(id: string, [, on, event, expect]: TriggerCase): CaseRes
 }
 
 export const filtersSuite: ConformanceSuite = {
-  name: 'workflow/filters',
+  name: 'filters',
   async run() {
     const results: CaseResult[] = [];
     for (const [group, cases] of Object.entries(PATTERN_GROUPS)) {

@@ -295,7 +295,7 @@ function strategyCases(): CaseResult[] {
 }
 
 export const matrixSuite: ConformanceSuite = {
-  name: 'workflow/matrix',
+  name: 'matrix',
   async run() {
     const results: CaseResult[] = CASES.map((c) => {
       const reason = check(c);

@@ -1,0 +1,19 @@
+// `npm run conform:workflow`: runs every workflow-semantics suite and prints one line per suite,
+// `<suite>: <passed>/<total> passed`, then the failures; exits non-zero if any case fails.
+import { expressionsSuite } from './expressions.js';
+import { filtersSuite } from './filters.js';
+import { matrixSuite } from './matrix.js';
+import type { CaseResult, ConformanceSuite } from './suite.js';
+
+const suites: readonly ConformanceSuite[] = [expressionsSuite, filtersSuite, matrixSuite];
+
+const failures: { suite: string; result: CaseResult }[] = [];
+for (const suite of suites) {
+  const results = await suite.run();
+  const passed = results.filter((r) => r.passed).length;
+  console.log(`${suite.name}: ${passed}/${results.length} passed`);
+  for (const result of results) if (!result.passed) failures.push({ suite: suite.name, result });
+}
+for (const { suite, result } of failures.slice(0, 50)) console.log(`  FAIL ${suite} ${result.id}: ${result.reason ?? ''}`);
+if (failures.length > 50) console.log(`  ... and ${failures.length - 50} more`);
+process.exitCode = failures.length === 0 ? 0 : 1;
