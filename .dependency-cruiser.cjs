@@ -1,4 +1,4 @@
-/** Import-direction and cycle rules (docs/ARCHITECTURE.md, "Dependency direction"). */
+/** Import-direction and cycle rules (docs/ARCHITECTURE.md, "Dependency direction"). `npm run check:imports` names the top-level folders to cruise: add a new one (runner/) there when it lands. */
 module.exports = {
   forbidden: [
     {
@@ -77,7 +77,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '(^dist/|node_modules)' },
+    exclude: { path: '(^dist|node_modules)' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'], extensions: ['.ts', '.js', '.mjs', '.json'] },
