@@ -68,6 +68,7 @@ export {
   encodeContextData,
   foldContextKey,
   formatRunnerNumber,
+  parseRunnerNumber,
   fromContextData,
   getContextValue,
   hasContextKey,

@@ -29,4 +29,4 @@ export {
 export { decodeContextData } from './decode-context-data.js';
 export { encodeContextData } from './encode-context-data.js';
 export { fromContextData, toContextData } from './plain-conversion.js';
-export { formatRunnerNumber } from './number-format.js';
+export { formatRunnerNumber, parseRunnerNumber } from './number-format.js';

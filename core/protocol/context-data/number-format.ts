@@ -40,3 +40,31 @@ function format(value: number, exponential: (v: number) => string): string {
   const fraction = digits.slice(exponent + 1);
   return `${sign}${whole}${fraction === '' ? '' : `.${fraction}`}`;
 }
+
+const DECIMAL = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+const HEX = /^0x[0-9a-fA-F]+$/;
+const OCTAL = /^0o[0-7]+$/;
+
+/**
+ * A string read as a number the way the runner's expression engine does (comparisons of a
+ * string with a number, `fromJSON` aside): surrounding white space ignored, empty is 0, decimal
+ * with optional sign and exponent, `0x` hexadecimal and `0o` octal read as 32-bit integers (so
+ * `0xffffffff` is -1, and more than 32 bits is NaN), `Infinity`/`-Infinity`, NaN for anything
+ * else. Unlike JavaScript's `Number()`, `0b101`, `0X1F` and `1_000` are NaN.
+ */
+export function parseRunnerNumber(text: string): number {
+  const str = text.trim();
+  if (str === '') return 0;
+  if (DECIMAL.test(str)) return Number(str);
+  if (HEX.test(str)) return toInt32(BigInt(`0x${str.slice(2)}`));
+  if (OCTAL.test(str)) return toInt32(BigInt(`0o${str.slice(2)}`));
+  if (str === 'Infinity' || str === '+Infinity') return Infinity;
+  if (str === '-Infinity') return -Infinity;
+  return NaN;
+}
+
+/** The runner reads hex and octal into a 32-bit two's-complement integer; wider is NaN. */
+function toInt32(value: bigint): number {
+  if (value > 0xffffffffn) return NaN;
+  return Number(BigInt.asIntN(32, value));
+}

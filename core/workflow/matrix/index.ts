@@ -5,7 +5,7 @@
  */
 export type { JsonObject, JsonPrimitive, JsonValue, MatrixCombination, MatrixExpansion } from './types.js';
 export { MATRIX_JOB_LIMIT, expandMatrix, type ExpandOptions } from './expand-matrix.js';
-export { JOB_NAME_MAX_LENGTH, formatNumberG15, matrixJobName } from './job-name.js';
+export { JOB_NAME_MAX_LENGTH, matrixJobName } from './job-name.js';
 export {
   resolveStrategy,
   type StrategyContext,

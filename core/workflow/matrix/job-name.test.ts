@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { expandMatrix } from './expand-matrix.js';
-import { formatNumberG15, matrixJobName } from './job-name.js';
+import { matrixJobName } from './job-name.js';
 import type { JsonValue } from './types.js';
 
 function names(base: string, matrix: JsonValue): string[] {
@@ -37,23 +37,5 @@ describe('matrixJobName', () => {
     assert.ok(name?.endsWith('...'));
     assert.equal(names('j', { v: ['x'.repeat(96)] })[0], `j (${'x'.repeat(96)})`);
     assert.equal(names('j', { v: ['x'.repeat(97)] })[0], `j (${'x'.repeat(94)}...`);
-  });
-});
-
-describe('formatNumberG15', () => {
-  it('writes numbers as the runner does', () => {
-    const cases: [number, string][] = [
-      [18, '18'],
-      [3.1, '3.1'],
-      [-2.5, '-2.5'],
-      [1 / 3, '0.333333333333333'],
-      [0.0001, '0.0001'],
-      [0.00001, '1E-05'],
-      [123456789012345, '123456789012345'],
-      [1234567890123456, '1.23456789012346E+15'],
-      [1e21, '1E+21'],
-      [0, '0'],
-    ];
-    for (const [value, text] of cases) assert.equal(formatNumberG15(value), text, String(value));
   });
 });

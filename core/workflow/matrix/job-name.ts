@@ -10,6 +10,7 @@
  */
 import { getKey } from './matrix-filter.js';
 import type { JsonValue, MatrixCombination } from './types.js';
+import { formatRunnerNumber } from '../../protocol/index.js';
 
 export const JOB_NAME_MAX_LENGTH = 100;
 
@@ -31,30 +32,6 @@ function collectSegments(value: JsonValue, segments: string[]): void {
     for (const item of items) collectSegments(item, segments);
     return;
   }
-  const text = typeof value === 'number' ? formatNumberG15(value) : String(value);
+  const text = typeof value === 'number' ? formatRunnerNumber(value) : String(value);
   if (text !== '') segments.push(text);
-}
-
-/**
- * A double as .NET's `ToString("G15", InvariantCulture)` writes it: 15 significant digits,
- * fixed notation for exponents from -4 to 14, otherwise `1.5E+20` / `1E-05`.
- */
-export function formatNumberG15(value: number): string {
-  if (Number.isNaN(value)) return 'NaN';
-  if (!Number.isFinite(value)) return value > 0 ? 'Infinity' : '-Infinity';
-  if (value === 0) return Object.is(value, -0) ? '-0' : '0';
-  if (Number.isSafeInteger(value) && Math.abs(value) < 1e15) return String(value);
-  const [mantissa = '', exponentText = '0'] = value.toExponential(14).split('e');
-  const exponent = Number(exponentText);
-  const sign = value < 0 ? '-' : '';
-  const digits = mantissa.replace('-', '').replace('.', '').replace(/0+$/, '');
-  if (exponent >= 15 || exponent <= -5) {
-    const tail = digits.slice(1);
-    const power = String(Math.abs(exponent)).padStart(2, '0');
-    return `${sign}${digits.slice(0, 1)}${tail ? `.${tail}` : ''}E${exponent < 0 ? '-' : '+'}${power}`;
-  }
-  if (exponent < 0) return `${sign}0.${'0'.repeat(-exponent - 1)}${digits}`;
-  const whole = digits.slice(0, exponent + 1).padEnd(exponent + 1, '0');
-  const fraction = digits.slice(exponent + 1);
-  return `${sign}${whole}${fraction ? `.${fraction}` : ''}`;
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { looseEquals, parseNumber } from './loose-equal.js';
+import { looseEquals } from './loose-equal.js';
 import type { JsonPrimitive, JsonValue } from './types.js';
 
 describe('looseEquals', () => {
@@ -28,19 +28,5 @@ describe('looseEquals', () => {
     for (const [left, right, expected] of cases) {
       assert.equal(looseEquals(left, right), expected, `${JSON.stringify(left)} == ${JSON.stringify(right)}`);
     }
-  });
-});
-
-describe('parseNumber', () => {
-  it('reads decimal, hex, octal and rejects the rest', () => {
-    assert.equal(parseNumber(''), 0);
-    assert.equal(parseNumber(' 1.5e3 '), 1500);
-    assert.equal(parseNumber('.5'), 0.5);
-    assert.equal(parseNumber('0xff'), 255);
-    assert.equal(parseNumber('0xffffffff'), -1);
-    assert.equal(parseNumber('0o17'), 15);
-    assert.equal(parseNumber('-Infinity'), -Infinity);
-    assert.ok(Number.isNaN(parseNumber('1_000')));
-    assert.ok(Number.isNaN(parseNumber('0b1')));
   });
 });

@@ -6,6 +6,7 @@
  * as numbers; a boolean or null first becomes a number (true 1, false 0, null 0).
  */
 import type { JsonPrimitive, JsonValue } from './types.js';
+import { parseRunnerNumber as parseNumber } from '../../protocol/index.js';
 
 type Kind = 'null' | 'boolean' | 'number' | 'string' | 'object';
 
@@ -57,24 +58,4 @@ function kindOf(value: JsonValue): Kind {
 
 function toNumber(value: JsonValue): number {
   return value === true ? 1 : 0;
-}
-
-const DECIMAL = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
-
-/**
- * A string as the runner reads it as a number: trimmed, empty is 0, decimal with sign and
- * exponent, `0x` hex and `0o` octal as 32-bit integers, `Infinity`; anything else NaN.
- */
-export function parseNumber(text: string): number {
-  const str = text.trim();
-  if (str === '') return 0;
-  if (DECIMAL.test(str)) return Number(str);
-  const radix = /^0x[0-9a-fA-F]+$/.test(str) ? 16 : /^0o[0-7]+$/.test(str) ? 8 : 0;
-  if (radix !== 0) {
-    const value = BigInt(`0${str[1]}${str.slice(2)}`);
-    return value > 0xffffffffn ? NaN : Number(BigInt.asIntN(32, value));
-  }
-  if (str === 'Infinity' || str === '+Infinity') return Infinity;
-  if (str === '-Infinity') return -Infinity;
-  return NaN;
 }

@@ -1,9 +1,7 @@
+import type { JsonObject } from '../../protocol/index.js';
+
 /** Plain data, as the parser layer (after evaluating `${{ }}`) hands `strategy` over. */
-export type JsonPrimitive = string | number | boolean | null;
-export type JsonValue = JsonPrimitive | readonly JsonValue[] | JsonObject;
-export interface JsonObject {
-  readonly [key: string]: JsonValue;
-}
+export type { JsonObject, JsonPrimitive, JsonValue } from '../../protocol/index.js';
 
 /** One job of an expanded matrix. */
 export interface MatrixCombination {

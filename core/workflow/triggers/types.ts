@@ -1,9 +1,7 @@
+import type { JsonObject } from '../../protocol/index.js';
+
 /** Plain data, as the parser layer hands the workflow's sections over. */
-export type JsonPrimitive = string | number | boolean | null;
-export type JsonValue = JsonPrimitive | readonly JsonValue[] | JsonObject;
-export interface JsonObject {
-  readonly [key: string]: JsonValue;
-}
+export type { JsonObject, JsonPrimitive, JsonValue } from '../../protocol/index.js';
 
 /**
  * The workflow's `on:` section: one event name, a list of names, or a map of event name to its
