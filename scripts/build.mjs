@@ -26,6 +26,8 @@ await build({
   minifySyntax: true,
   legalComments: 'linked',
   external: ['better-sqlite3', 'pg-native'],
+  // core/workflow/parser registers a JSON import hook when run unbundled; the bundle inlines JSON.
+  define: { __SVC_BUNDLED__: 'true' },
   // CommonJS dependencies call require() for Node built-ins; give the ESM bundle one.
   banner: { js: "import { createRequire as __svcCreateRequire } from 'node:module'; const require = __svcCreateRequire(import.meta.url);" },
   logLevel: 'warning',

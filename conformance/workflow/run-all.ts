@@ -4,8 +4,9 @@ import { expressionsSuite } from './expressions.js';
 import { filtersSuite } from './filters.js';
 import { matrixSuite } from './matrix.js';
 import type { CaseResult, ConformanceSuite } from './suite.js';
+import { workflowParserSuite } from './workflow-parser.js';
 
-const suites: readonly ConformanceSuite[] = [expressionsSuite, filtersSuite, matrixSuite];
+const suites: readonly ConformanceSuite[] = [expressionsSuite, workflowParserSuite, filtersSuite, matrixSuite];
 
 const failures: { suite: string; result: CaseResult }[] = [];
 for (const suite of suites) {
