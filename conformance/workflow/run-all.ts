@@ -4,9 +4,10 @@ import { expressionsSuite } from './expressions.js';
 import { filtersSuite } from './filters.js';
 import { matrixSuite } from './matrix.js';
 import type { CaseResult, ConformanceSuite } from './suite.js';
+import { templatesSuite } from './templates.js';
 import { workflowParserSuite } from './workflow-parser.js';
 
-const suites: readonly ConformanceSuite[] = [expressionsSuite, workflowParserSuite, filtersSuite, matrixSuite];
+const suites: readonly ConformanceSuite[] = [expressionsSuite, workflowParserSuite, filtersSuite, matrixSuite, templatesSuite];
 
 const failures: { suite: string; result: CaseResult }[] = [];
 for (const suite of suites) {

@@ -6,3 +6,5 @@ export * from './expressions/index.js';
 export * from './parser/index.js';
 export * from './triggers/index.js';
 export * from './matrix/index.js';
+export * from './templates/index.js';
+export * from './actions/index.js';
