@@ -1,39 +1,48 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { Type, type Static } from '@sinclair/typebox';
-import { Ajv } from 'ajv';
 import { parse, TomlError } from 'smol-toml';
 import { formatSchemaErrors } from './config/schema-errors.js';
+import { compileSchema } from './config/validator.js';
 import { ConfigError } from './errors.js';
 
 /**
  * plugins.toml: which backends the host uses and which plugins it loads, in order.
  * Built-in plugins are named by `id`, third-party ones by npm `package` name or a local `path`.
  */
-const PluginEntry = Type.Union([
-  Type.Object({ id: Type.String({ pattern: '^[a-z][a-z0-9-]*$' }) }, { additionalProperties: false }),
-  Type.Object({ package: Type.String({ minLength: 1 }) }, { additionalProperties: false }),
-  Type.Object({ path: Type.String({ minLength: 1 }) }, { additionalProperties: false }),
-]);
+const entry = (key: string, schema: object) => ({ type: 'object', properties: { [key]: schema }, required: [key], additionalProperties: false });
+const choice = (...values: string[]) => ({ type: 'string', enum: values });
 
-const PluginsFileSchema = Type.Object(
-  {
-    backends: Type.Optional(
-      Type.Object(
-        {
-          store: Type.Optional(Type.Union([Type.Literal('sqlite'), Type.Literal('postgres')])),
-          notifier: Type.Optional(Type.Union([Type.Literal('auto'), Type.Literal('in-process'), Type.Literal('postgres'), Type.Literal('redis')])),
-          blobs: Type.Optional(Type.Literal('filesystem')),
-        },
-        { additionalProperties: false },
-      ),
-    ),
-    plugin: Type.Optional(Type.Array(PluginEntry)),
+const PluginsFileSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    backends: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        store: choice('sqlite', 'postgres'),
+        notifier: choice('auto', 'in-process', 'postgres', 'redis'),
+        blobs: choice('filesystem'),
+      },
+    },
+    plugin: {
+      type: 'array',
+      items: {
+        anyOf: [
+          entry('id', { type: 'string', pattern: '^[a-z][a-z0-9-]*$' }),
+          entry('package', { type: 'string', minLength: 1 }),
+          entry('path', { type: 'string', minLength: 1 }),
+        ],
+      },
+    },
   },
-  { additionalProperties: false },
-);
+} as const;
 
-type PluginsFileData = Static<typeof PluginsFileSchema>;
+interface PluginsFileData {
+  readonly backends?: { readonly store?: 'sqlite' | 'postgres'; readonly notifier?: 'auto' | 'in-process' | 'postgres' | 'redis'; readonly blobs?: 'filesystem' };
+  readonly plugin?: readonly ({ readonly id: string } | { readonly package: string } | { readonly path: string })[];
+}
+
 
 export type PluginSource =
   | { readonly kind: 'builtin'; readonly id: string }
@@ -50,8 +59,7 @@ export interface PluginsFile {
   readonly plugins: readonly PluginSource[];
 }
 
-const ajv = new Ajv({ allErrors: true, strict: false, verbose: true });
-const validate = ajv.compile<PluginsFileData>(PluginsFileSchema);
+const validator = compileSchema<PluginsFileData>(PluginsFileSchema);
 
 export function parsePluginsFile(path: string, text: string): PluginsFile {
   let data: unknown;
@@ -63,6 +71,7 @@ export function parsePluginsFile(path: string, text: string): PluginsFile {
     }
     throw error;
   }
+  const validate = validator();
   if (!validate(data)) {
     const problems = formatSchemaErrors(validate.errors ?? [], data).map((p) =>
       p.startsWith('plugin[') ? `${p} (each [[plugin]] has exactly one of id, package or path)` : p,

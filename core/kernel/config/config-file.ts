@@ -1,12 +1,11 @@
 import { readFileSync, statSync } from 'node:fs';
-import { Ajv } from 'ajv';
 import { parse, TomlError } from 'smol-toml';
 import { ConfigError } from '../errors.js';
 import { OperatorConfigSchema, type OperatorConfig } from './operator-schema.js';
 import { formatSchemaErrors } from './schema-errors.js';
+import { compileSchema } from './validator.js';
 
-const ajv = new Ajv({ allErrors: true, strict: false, verbose: true });
-const validate = ajv.compile<OperatorConfig>(OperatorConfigSchema);
+const validator = compileSchema<OperatorConfig>(OperatorConfigSchema);
 
 /** The file's permission bits must be exactly 0600: it may hold sealed secrets and rules. */
 export function checkOwnerOnly(path: string, mode: number, what = 'config file'): void {
@@ -30,6 +29,7 @@ export function parseOperatorConfig(path: string, text: string): OperatorConfig 
     }
     throw error;
   }
+  const validate = validator();
   if (!validate(data)) {
     const problems = formatSchemaErrors(validate.errors ?? [], data);
     throw new ConfigError(`${path}: ${problems.length} problem${problems.length === 1 ? '' : 's'}:\n${problems.map((p) => `  - ${p}`).join('\n')}`, {

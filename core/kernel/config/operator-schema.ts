@@ -1,13 +1,10 @@
-import { Type, type Static, type TOptional } from '@sinclair/typebox';
-
 /**
  * The operator configuration file (TOML, mode 0600): the spec's tables, nothing else.
- * Every object is closed (`additionalProperties: false`) so a misspelt key is an error.
+ * Plain JSON Schema (validated with Ajv, which Fastify already carries) beside the TypeScript
+ * types it admits. Every object is closed (`additionalProperties: false`) so a misspelt key is
+ * an error.
  */
-const closed = <T extends Parameters<typeof Type.Object>[0]>(properties: T) =>
-  Type.Object(properties, { additionalProperties: false });
-
-const Level = Type.Union([Type.Literal('none'), Type.Literal('read'), Type.Literal('write'), Type.Literal('admin')]);
+export type PermissionLevel = 'none' | 'read' | 'write' | 'admin';
 
 /** Workflow-token permission keys, as GitHub names them. */
 export const PERMISSION_KEYS = [
@@ -30,96 +27,97 @@ export const PERMISSION_KEYS = [
 
 export type PermissionKey = (typeof PERMISSION_KEYS)[number];
 
-const permissionLevels = Object.fromEntries(PERMISSION_KEYS.map((key) => [key, Type.Optional(Level)])) as {
-  [K in PermissionKey]: TOptional<typeof Level>;
-};
+export interface ProtectionRule {
+  readonly workflows?: readonly string[];
+  readonly action: 'deny';
+}
 
-const Patterns = Type.Array(Type.String({ minLength: 1 }));
+export interface EnvironmentRule {
+  readonly deployment_branches?: readonly string[];
+  readonly deployment_tags?: readonly string[];
+  readonly wait_timer_minutes?: number;
+  readonly required_reviewers?: number;
+}
 
-const EventRule = closed({
-  event: Type.String({ minLength: 1 }),
-  workflows: Type.Optional(Patterns),
-  action: Type.Literal('deny'),
-});
+type SecretMap = Readonly<Record<string, string>>;
 
-const ActorRule = closed({
-  actor: Type.String({ minLength: 1 }),
-  workflows: Type.Optional(Patterns),
-  action: Type.Literal('deny'),
-});
+export interface OperatorConfig {
+  readonly fork_policy?: { readonly run_fork_workflows?: boolean; readonly require_approval?: boolean };
+  readonly execution_protection?: {
+    readonly mode?: 'evaluate' | 'enforce';
+    readonly event_rules?: readonly (ProtectionRule & { readonly event: string })[];
+    readonly actor_rules?: readonly (ProtectionRule & { readonly actor: string })[];
+  };
+  readonly token_permissions_ceiling?: { readonly default?: PermissionLevel; readonly allow_create_approve_pr?: boolean } & {
+    readonly [K in PermissionKey]?: PermissionLevel;
+  };
+  readonly environment_rules?: Readonly<Record<string, Readonly<Record<string, EnvironmentRule>>>>;
+  readonly forge?: { readonly pr?: { readonly auto?: 'feature' | 'never'; readonly draft?: boolean; readonly exclude?: readonly string[] } };
+  readonly secrets?: {
+    readonly global?: SecretMap;
+    readonly repository?: Readonly<Record<string, SecretMap>>;
+    readonly environment?: Readonly<Record<string, Readonly<Record<string, SecretMap>>>>;
+  };
+  readonly secrets_store?: 'file' | 'memory';
+  readonly credential_store?: 'file' | 'os';
+}
 
 /** ASCII letters, digits, `-`, `_`; not starting with `-` or `_`; at most 255 bytes. */
 export const ENVIRONMENT_NAME = '^[A-Za-z0-9][A-Za-z0-9_-]{0,254}$';
 export const REPOSITORY_NAME = '^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$';
 export const SECRET_NAME = '^[A-Z][A-Z0-9_]*$';
 
-const EnvironmentRule = closed({
-  deployment_branches: Type.Optional(Patterns),
-  deployment_tags: Type.Optional(Patterns),
-  wait_timer_minutes: Type.Optional(Type.Integer({ minimum: 0, maximum: 43200 })),
-  // Local rules have no user identities: at most one reviewer (the system bearer approves).
-  required_reviewers: Type.Optional(Type.Integer({ minimum: 0, maximum: 1 })),
+type Schema = Readonly<Record<string, unknown>>;
+
+const closed = (properties: Record<string, Schema>, required: readonly string[] = []): Schema => ({
+  type: 'object',
+  properties,
+  additionalProperties: false,
+  ...(required.length > 0 ? { required } : {}),
 });
+const keyed = (keyPattern: string, value: Schema): Schema => ({
+  type: 'object',
+  patternProperties: { [keyPattern]: value },
+  additionalProperties: false,
+});
+const oneOf = (...values: readonly string[]): Schema => ({ type: 'string', enum: values });
+const level = oneOf('none', 'read', 'write', 'admin');
+const patterns: Schema = { type: 'array', items: { type: 'string', minLength: 1 } };
+const secretMap = keyed(SECRET_NAME, { type: 'string' });
+const rule = (subject: 'event' | 'actor'): Schema =>
+  closed({ [subject]: { type: 'string', minLength: 1 }, workflows: patterns, action: { const: 'deny' } }, [subject, 'action']);
 
-const SecretMap = Type.Record(Type.String({ pattern: SECRET_NAME }), Type.String(), { additionalProperties: false });
-
-export const OperatorConfigSchema = closed({
-  fork_policy: Type.Optional(
-    closed({
-      run_fork_workflows: Type.Optional(Type.Boolean()),
-      require_approval: Type.Optional(Type.Boolean()),
-    }),
-  ),
-  execution_protection: Type.Optional(
-    closed({
-      mode: Type.Optional(Type.Union([Type.Literal('evaluate'), Type.Literal('enforce')])),
-      event_rules: Type.Optional(Type.Array(EventRule)),
-      actor_rules: Type.Optional(Type.Array(ActorRule)),
-    }),
-  ),
-  token_permissions_ceiling: Type.Optional(
-    Type.Object(
-      {
-        default: Type.Optional(Level),
-        allow_create_approve_pr: Type.Optional(Type.Boolean()),
-        ...permissionLevels,
-      },
-      { additionalProperties: false },
+export const OperatorConfigSchema: Schema = closed({
+  fork_policy: closed({ run_fork_workflows: { type: 'boolean' }, require_approval: { type: 'boolean' } }),
+  execution_protection: closed({
+    mode: oneOf('evaluate', 'enforce'),
+    event_rules: { type: 'array', items: rule('event') },
+    actor_rules: { type: 'array', items: rule('actor') },
+  }),
+  token_permissions_ceiling: closed({
+    default: level,
+    allow_create_approve_pr: { type: 'boolean' },
+    ...Object.fromEntries(PERMISSION_KEYS.map((key) => [key, level])),
+  }),
+  environment_rules: keyed(
+    REPOSITORY_NAME,
+    keyed(
+      ENVIRONMENT_NAME,
+      closed({
+        deployment_branches: patterns,
+        deployment_tags: patterns,
+        wait_timer_minutes: { type: 'integer', minimum: 0, maximum: 43200 },
+        // Local rules have no user identities: at most one reviewer (the system bearer approves).
+        required_reviewers: { type: 'integer', minimum: 0, maximum: 1 },
+      }),
     ),
   ),
-  environment_rules: Type.Optional(
-    Type.Record(
-      Type.String({ pattern: REPOSITORY_NAME }),
-      Type.Record(Type.String({ pattern: ENVIRONMENT_NAME }), EnvironmentRule, { additionalProperties: false }),
-      { additionalProperties: false },
-    ),
-  ),
-  forge: Type.Optional(
-    closed({
-      pr: Type.Optional(
-        closed({
-          auto: Type.Optional(Type.Union([Type.Literal('feature'), Type.Literal('never')])),
-          draft: Type.Optional(Type.Boolean()),
-          exclude: Type.Optional(Patterns),
-        }),
-      ),
-    }),
-  ),
-  secrets: Type.Optional(
-    closed({
-      global: Type.Optional(SecretMap),
-      repository: Type.Optional(Type.Record(Type.String({ pattern: REPOSITORY_NAME }), SecretMap, { additionalProperties: false })),
-      environment: Type.Optional(
-        Type.Record(
-          Type.String({ pattern: REPOSITORY_NAME }),
-          Type.Record(Type.String({ pattern: ENVIRONMENT_NAME }), SecretMap, { additionalProperties: false }),
-          { additionalProperties: false },
-        ),
-      ),
-    }),
-  ),
-  secrets_store: Type.Optional(Type.Union([Type.Literal('file'), Type.Literal('memory')])),
-  credential_store: Type.Optional(Type.Union([Type.Literal('file'), Type.Literal('os')])),
+  forge: closed({ pr: closed({ auto: oneOf('feature', 'never'), draft: { type: 'boolean' }, exclude: patterns }) }),
+  secrets: closed({
+    global: secretMap,
+    repository: keyed(REPOSITORY_NAME, secretMap),
+    environment: keyed(REPOSITORY_NAME, keyed(ENVIRONMENT_NAME, secretMap)),
+  }),
+  secrets_store: oneOf('file', 'memory'),
+  credential_store: oneOf('file', 'os'),
 });
-
-export type OperatorConfig = Static<typeof OperatorConfigSchema>;

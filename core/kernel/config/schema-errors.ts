@@ -49,6 +49,9 @@ export function formatSchemaErrors(errors: readonly ErrorObject[], data: unknown
         out.add(`${where} has unknown key '${key}'${allowed.length > 0 ? ` (allowed: ${allowed.join(', ')})` : ''}`);
         break;
       }
+      case 'enum':
+        out.add(`${path} must be one of ${(error.params as { allowedValues: unknown[] }).allowedValues.join(', ')}; got ${describe(value)}`);
+        break;
       case 'anyOf': {
         const choices = literalChoices(error.parentSchema);
         out.add(choices.length > 0 ? `${path} must be one of ${choices.join(', ')}; got ${describe(value)}` : `${path} has an invalid value ${describe(value)}`);
