@@ -8,6 +8,7 @@ import { TYPE_PARSERS } from './type-parsers.js';
 
 export const POSTGRES_CAPABILITIES: DatabaseCapabilities = Object.freeze({
   skipLocked: true,
+  rowLocks: true,
   multiNode: true,
   dialectName: 'postgres',
 });

@@ -9,6 +9,7 @@ import { MEMORY, resolveSqliteLocation } from './sqlite-location.js';
 
 export const SQLITE_CAPABILITIES: DatabaseCapabilities = Object.freeze({
   skipLocked: false,
+  rowLocks: false,
   multiNode: false,
   dialectName: 'sqlite',
 });

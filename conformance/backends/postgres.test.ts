@@ -61,7 +61,7 @@ describe('postgres backends: setup', { skip }, () => {
   test('creates the schema it is given and keeps its tables there', async (t) => {
     const { url, schema } = postgresSchemaUrl(t, baseUrl);
     const store = await openStore(t, context(url));
-    assert.deepEqual(store.database.capabilities, { skipLocked: true, multiNode: true, dialectName: 'postgres' });
+    assert.deepEqual(store.database.capabilities, { skipLocked: true, rowLocks: true, multiNode: true, dialectName: 'postgres' });
     const report = await store.migrator.migrate('schema-test', [
       { name: '001', up: async (db) => void (await db.schema.createTable('things').addColumn('n', 'bigint').execute()) },
     ]);

@@ -46,7 +46,7 @@ describe('sqlite store: setup', () => {
     assert.equal(await pragma('busy_timeout'), 5000);
     assert.equal(await pragma('foreign_keys'), 1);
     assert.equal(await pragma('synchronous'), 1);
-    assert.deepEqual(store.database.capabilities, { skipLocked: false, multiNode: false, dialectName: 'sqlite' });
+    assert.deepEqual(store.database.capabilities, { skipLocked: false, rowLocks: false, multiNode: false, dialectName: 'sqlite' });
   });
 
   test('accepts sqlite::memory:, sqlite:///absolute and sqlite:relative URLs', async (t) => {

@@ -7,6 +7,11 @@ import type { Kysely } from 'kysely';
 export interface DatabaseCapabilities {
   /** `FOR UPDATE SKIP LOCKED` in claim sub-selects (PostgreSQL). */
   readonly skipLocked: boolean;
+  /**
+   * `SELECT ... FOR UPDATE` row locks inside a transaction (PostgreSQL). Without them (SQLite)
+   * a write transaction already excludes every other writer.
+   */
+  readonly rowLocks: boolean;
   /** Several processes may share this database (PostgreSQL); false for the embedded store. */
   readonly multiNode: boolean;
   /** Name for logs and reports only. */

@@ -1,0 +1,156 @@
+import { waitForWake, type Clock, type Database, type Notifier } from '../ports/index.js';
+import type { Logger } from '../kernel/index.js';
+import { claimJob, findCandidates, type Assignment, type RunnerIdentity } from './dispatch/acquire.js';
+import { JOBS_QUEUED_CHANNEL, type RunEvent } from './events/run-events.js';
+import type { JobRecord, RunRecord } from './model/records.js';
+import { completeJob as recordCompletion, type Completion } from './reporting/complete-job.js';
+import { insertRun, type CreateRunInput } from './runs/create-run.js';
+import { advanceRun } from './scheduler/advance-run.js';
+import { groupWaiters, requestJobCancel, requestRunCancel } from './scheduler/concurrency.js';
+import { createIfEvaluator } from './scheduler/job-if.js';
+import { engineDb } from './store/engine-db.js';
+import { loadJob, loadJobs, loadRun } from './store/queries.js';
+import { inTransaction, type UnitOfWork } from './store/unit-of-work.js';
+import { sweep, type SweepReport } from './scheduler/sweep.js';
+
+export interface EngineDependencies {
+  readonly database: Database;
+  readonly notifier: Notifier;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  /** Base URL of this installation (github.server_url for expressions). */
+  readonly serverUrl: () => string;
+}
+
+export interface WaitOptions {
+  readonly timeoutMs: number;
+  readonly leaseMs: number;
+  readonly signal?: AbortSignal;
+}
+
+export interface StoredEvent {
+  readonly seq: number;
+  readonly event: RunEvent;
+}
+
+/**
+ * The run engine: runs and jobs in the store, moved by conditional updates in transactions,
+ * so any node can continue any run. Dispatch hands queued jobs to runners whose labels match;
+ * completions advance the run and wake whoever waits.
+ */
+export interface Engine {
+  createRun(input: CreateRunInput): Promise<RunRecord>;
+  getRun(runId: number): Promise<RunRecord | undefined>;
+  listJobs(runId: number): Promise<JobRecord[]>;
+  getJob(jobId: number): Promise<JobRecord | undefined>;
+  events(runId: number, afterSeq?: number): Promise<StoredEvent[]>;
+  /** Re-runs the scheduler over a run (after a lost notification, on another node, ...). */
+  advance(runId: number): Promise<RunRecord | undefined>;
+  /** The next queued job this runner can run, claimed with a lease; undefined when none. */
+  acquireJob(runner: RunnerIdentity, leaseMs: number): Promise<Assignment | undefined>;
+  /** Long poll: waits for a job (woken by the notifier, re-reading at least every 5 s). */
+  waitForJob(runner: RunnerIdentity, options: WaitOptions): Promise<Assignment | undefined>;
+  /** Extends the runner's lease; tells it whether cancellation was requested. */
+  renewJob(jobId: number, runnerId: string, leaseMs: number): Promise<{ readonly held: boolean; readonly cancelRequested: boolean; readonly leaseExpiresAt: number }>;
+  completeJob(jobId: number, runnerId: string, completion: Completion): Promise<boolean>;
+  cancelRun(runId: number): Promise<RunRecord | undefined>;
+  cancelJob(jobId: number): Promise<JobRecord | undefined>;
+  /** Expired leases, timeouts and stalled runs; the scheduler worker calls it periodically. */
+  sweep(): Promise<SweepReport>;
+}
+
+const REREAD_MS = 5000;
+
+export function createEngine(deps: EngineDependencies): Engine {
+  const db = engineDb(deps.database);
+  const rowLocks = deps.database.capabilities.rowLocks;
+  const evaluateIf = createIfEvaluator(deps.serverUrl);
+  const tx = <T>(work: (uow: UnitOfWork) => Promise<T>) => inTransaction(db, deps.clock, deps.notifier, work);
+  const advanceIn = (uow: UnitOfWork, runId: number) => advanceRun(uow, runId, { rowLocks, evaluateIf });
+  /** Advances a run, then whatever waited on a concurrency group it or its job just freed. */
+  const advanceWithWaiters = async (uow: UnitOfWork, runId: number, jobGroup: string | null = null) => {
+    const run = await advanceIn(uow, runId);
+    const freed = [jobGroup, run && run.completedAt !== null ? run.concurrencyGroup : null];
+    for (const waiter of await groupWaiters(uow, freed)) if (waiter !== runId) await advanceIn(uow, waiter);
+    return run;
+  };
+
+  const engine: Engine = {
+    async createRun(input) {
+      return tx(async (uow) => {
+        const runId = await insertRun(uow, input);
+        const run = await advanceIn(uow, runId);
+        const jobs = await loadJobs(uow.tx, runId);
+        await uow.event({ type: 'run_accepted', run_id: runId, queued_jobs: jobs.filter((j) => j.status === 'queued').length });
+        if (!run) throw new Error(`run ${runId} vanished while it was created`);
+        return run;
+      });
+    },
+    getRun: (runId) => loadRun(db, runId),
+    listJobs: (runId) => loadJobs(db, runId),
+    getJob: (jobId) => loadJob(db, jobId),
+    async events(runId, afterSeq = 0) {
+      const rows = await db.selectFrom('engine_events').select(['seq', 'body']).where('run_id', '=', runId).where('seq', '>', afterSeq).orderBy('seq').execute();
+      return rows.map((row) => ({ seq: Number(row.seq), event: JSON.parse(row.body) as RunEvent }));
+    },
+    advance: (runId) => tx((uow) => advanceIn(uow, runId)),
+    async acquireJob(runner, leaseMs) {
+      for (const candidate of await findCandidates(db, runner)) {
+        const assignment = await tx((uow) => claimJob(uow, candidate.id, runner, leaseMs));
+        if (assignment) return assignment;
+      }
+      return undefined;
+    },
+    async waitForJob(runner, options) {
+      const deadline = deps.clock.now() + options.timeoutMs;
+      for (;;) {
+        const assignment = await engine.acquireJob(runner, options.leaseMs);
+        if (assignment) return assignment;
+        const remaining = deadline - deps.clock.now();
+        if (remaining <= 0 || options.signal?.aborted) return undefined;
+        const wait = { timeoutMs: Math.min(remaining, REREAD_MS), ...(options.signal ? { signal: options.signal } : {}) };
+        await waitForWake(deps.notifier, JOBS_QUEUED_CHANNEL, wait);
+      }
+    },
+    async renewJob(jobId, runnerId, leaseMs) {
+      const now = deps.clock.now();
+      const result = await db
+        .updateTable('engine_jobs')
+        .set({ lease_expires_at: now + leaseMs, updated_at: now })
+        .where('id', '=', jobId)
+        .where('status', '=', 'in_progress')
+        .where('lease_owner', '=', runnerId)
+        .returning(['cancel_requested'])
+        .executeTakeFirst();
+      return { held: result !== undefined, cancelRequested: Boolean(result?.cancel_requested), leaseExpiresAt: now + leaseMs };
+    },
+    async completeJob(jobId, runnerId, completion) {
+      return tx(async (uow) => {
+        const job = await loadJob(uow.tx, jobId);
+        if (!job) return false;
+        const done = await recordCompletion(uow, job, runnerId, completion);
+        if (done) await advanceWithWaiters(uow, job.runId, job.concurrencyGroup);
+        return done;
+      });
+    },
+    async cancelRun(runId) {
+      return tx(async (uow) => {
+        const run = await loadRun(uow.tx, runId, rowLocks);
+        if (!run) return undefined;
+        await requestRunCancel(uow, run);
+        return advanceWithWaiters(uow, runId);
+      });
+    },
+    async cancelJob(jobId) {
+      return tx(async (uow) => {
+        const job = await loadJob(uow.tx, jobId);
+        if (!job) return undefined;
+        await requestJobCancel(uow, job);
+        await advanceWithWaiters(uow, job.runId, job.concurrencyGroup);
+        return loadJob(uow.tx, jobId);
+      });
+    },
+    sweep: () => sweep({ db, clock: deps.clock, tx, advance: (uow, runId) => advanceWithWaiters(uow, runId), logger: deps.logger }),
+  };
+  return engine;
+}

@@ -1,0 +1,75 @@
+import type { Conclusion, Status } from './statuses.js';
+
+/** Plain JSON as stored in text columns. */
+export type Json = null | boolean | number | string | readonly Json[] | { readonly [key: string]: Json };
+
+export type TriggerSource = 'local' | 'webhook' | 'rest';
+
+export interface RunRecord {
+  readonly id: number;
+  readonly workflowId: string;
+  readonly workflowPath: string;
+  readonly workflowName: string;
+  readonly repository: string;
+  readonly runNumber: number;
+  readonly runAttempt: number;
+  readonly displayTitle: string;
+  readonly event: string;
+  readonly ref: string;
+  readonly sha: string;
+  readonly actor: string;
+  readonly trigger: TriggerSource;
+  readonly status: Status;
+  readonly conclusion: Conclusion | null;
+  readonly reason: string | null;
+  readonly concurrencyGroup: string | null;
+  readonly cancelInProgress: boolean;
+  readonly payload: Json;
+  readonly cancelRequested: boolean;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+  readonly startedAt: number | null;
+  readonly completedAt: number | null;
+}
+
+export interface JobRecord {
+  readonly id: number;
+  readonly runId: number;
+  /** The job's key in the workflow (`build`; `call/build` inside a called workflow). */
+  readonly jobKey: string;
+  /** Stable id of this instance within the run (matrix combination, reusable nesting). */
+  readonly instanceId: string;
+  readonly name: string;
+  /** Job keys this job needs (direct). */
+  readonly needs: readonly string[];
+  readonly matrix: Json;
+  readonly strategy: Json;
+  readonly runsOn: readonly string[];
+  readonly ifCondition: string | null;
+  readonly continueOnError: boolean;
+  readonly timeoutMinutes: number;
+  readonly concurrencyGroup: string | null;
+  readonly cancelInProgress: boolean;
+  readonly status: Status;
+  readonly conclusion: Conclusion | null;
+  readonly reason: string | null;
+  readonly outputs: Readonly<Record<string, string>>;
+  readonly attempt: number;
+  readonly runnerId: string | null;
+  readonly runnerName: string | null;
+  readonly cancelRequested: boolean;
+  readonly createdAt: number;
+  readonly queuedAt: number | null;
+  readonly startedAt: number | null;
+  readonly completedAt: number | null;
+}
+
+export interface StepRecord {
+  readonly jobId: number;
+  readonly number: number;
+  readonly name: string;
+  readonly status: Status;
+  readonly conclusion: Conclusion | null;
+  readonly startedAt: number | null;
+  readonly completedAt: number | null;
+}

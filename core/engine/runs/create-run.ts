@@ -1,0 +1,117 @@
+import type { Json, TriggerSource } from '../model/records.js';
+import type { UnitOfWork } from '../store/unit-of-work.js';
+import { nextIds } from '../store/sequences.js';
+
+/** A job instance as planned from the workflow (one per matrix combination and reusable-workflow job). */
+export interface PlannedJob {
+  readonly jobKey: string;
+  readonly instanceId: string;
+  readonly name: string;
+  readonly needs: readonly string[];
+  readonly matrix: Json;
+  /** `fail-fast`, `max-parallel`, `job-index`, `job-total` (the strategy context). */
+  readonly strategy: Json;
+  readonly runsOn: readonly string[];
+  readonly ifCondition: string | null;
+  readonly continueOnError: boolean;
+  readonly timeoutMinutes: number;
+  readonly concurrency: { readonly group: string; readonly cancelInProgress: boolean } | null;
+}
+
+export interface CreateRunInput {
+  readonly workflow: { readonly id: string; readonly path: string; readonly name: string };
+  readonly repository: string;
+  readonly event: string;
+  readonly ref: string;
+  readonly sha: string;
+  readonly actor: string;
+  readonly trigger: TriggerSource;
+  readonly payload: Json;
+  readonly displayTitle: string;
+  readonly concurrency: { readonly group: string; readonly cancelInProgress: boolean } | null;
+  /** The workflow file and every workflow it calls, as read at the run's commit. */
+  readonly files: readonly { readonly path: string; readonly content: string }[];
+  readonly jobs: readonly PlannedJob[];
+}
+
+/**
+ * Writes a run with all its jobs in the caller's transaction. Every job starts `pending` on
+ * its needs (a job without needs is released by the first scheduling pass, which also applies
+ * concurrency and max-parallel); the run starts `pending` until that pass.
+ */
+export async function insertRun(uow: UnitOfWork, input: CreateRunInput): Promise<number> {
+  const { tx, now } = uow;
+  const runId = await nextIds(tx, 'runs');
+  const runNumber = await nextIds(tx, `run_number:${input.workflow.id}`);
+  await tx
+    .insertInto('engine_runs')
+    .values({
+      id: runId,
+      workflow_id: input.workflow.id,
+      workflow_path: input.workflow.path,
+      workflow_name: input.workflow.name,
+      repository: input.repository,
+      run_number: runNumber,
+      run_attempt: 1,
+      display_title: input.displayTitle,
+      event: input.event,
+      ref: input.ref,
+      sha: input.sha,
+      actor: input.actor,
+      trigger: input.trigger,
+      status: 'pending',
+      conclusion: null,
+      reason: input.concurrency ? 'concurrency' : null,
+      concurrency_group: input.concurrency?.group ?? null,
+      cancel_in_progress: input.concurrency?.cancelInProgress ? 1 : 0,
+      payload: JSON.stringify(input.payload),
+      cancel_requested: 0,
+      created_at: now,
+      updated_at: now,
+      started_at: null,
+      completed_at: null,
+    })
+    .execute();
+  if (input.files.length > 0) {
+    await tx.insertInto('engine_run_files').values(input.files.map((f) => ({ run_id: runId, path: f.path, content: f.content }))).execute();
+  }
+  if (input.jobs.length > 0) {
+    const firstJobId = await nextIds(tx, 'jobs', input.jobs.length);
+    const rows = input.jobs.map((job, index) => ({
+          id: firstJobId + index,
+          run_id: runId,
+          job_key: job.jobKey,
+          instance_id: job.instanceId,
+          name: job.name,
+          needs: JSON.stringify(job.needs),
+          matrix: JSON.stringify(job.matrix),
+          strategy: JSON.stringify(job.strategy),
+          runs_on: JSON.stringify(job.runsOn),
+          if_condition: job.ifCondition,
+          continue_on_error: job.continueOnError ? 1 : 0,
+          timeout_minutes: job.timeoutMinutes,
+          concurrency_group: job.concurrency?.group ?? null,
+          cancel_in_progress: job.concurrency?.cancelInProgress ? 1 : 0,
+          status: 'pending',
+          conclusion: null,
+          reason: 'needs',
+          outputs: '{}',
+          attempt: 1,
+          runner_id: null,
+          runner_name: null,
+          lease_owner: null,
+          lease_expires_at: null,
+          cancel_requested: 0,
+          created_at: now,
+          updated_at: now,
+          queued_at: null,
+          started_at: null,
+          completed_at: null,
+        }));
+    // SQLite caps the bound parameters of one statement; 500 rows x 29 columns stays below it.
+    for (let start = 0; start < rows.length; start += 500) {
+      await tx.insertInto('engine_jobs').values(rows.slice(start, start + 500)).execute();
+    }
+  }
+  return runId;
+}

@@ -1,0 +1,83 @@
+import type { Clock } from '../../ports/index.js';
+import type { Logger } from '../../kernel/index.js';
+import type { RunRecord } from '../model/records.js';
+import { completeJob } from '../reporting/complete-job.js';
+import type { EngineDb } from '../store/engine-db.js';
+import { toJobRecord } from '../store/mappers.js';
+import type { UnitOfWork } from '../store/unit-of-work.js';
+
+export interface SweepReport {
+  readonly lostJobs: number;
+  readonly timedOut: number;
+  readonly advancedRuns: number;
+}
+
+export interface SweepDependencies {
+  readonly db: EngineDb;
+  readonly clock: Clock;
+  readonly tx: <T>(work: (uow: UnitOfWork) => Promise<T>) => Promise<T>;
+  readonly advance: (uow: UnitOfWork, runId: number) => Promise<RunRecord | undefined>;
+  readonly logger: Logger;
+}
+
+/** Reason a job fails with when its runner stopped renewing the lease (GitHub's wording). */
+export const lostRunnerReason = (runner: string | null) =>
+  `The self-hosted runner: ${runner ?? 'unknown'} lost communication with the server. Verify the machine is running and has a healthy network connection.`;
+
+export const timeoutReason = (runner: string | null, minutes: number) =>
+  `The job running on runner ${runner ?? 'unknown'} has exceeded the maximum execution time of ${minutes} minutes.`;
+
+const STALE_MS = 5000;
+const BATCH = 100;
+
+/**
+ * Periodic repairs, safe to run on every node at once (each change is conditional):
+ * jobs whose runner's lease expired fail; jobs past `timeout-minutes` get a cancel request
+ * (their runner stops them and completes them; if it never does, the lease path fails them);
+ * runs with waiting jobs not touched for a while are scheduled again, so a lost wake-up only
+ * costs latency.
+ */
+export async function sweep(deps: SweepDependencies): Promise<SweepReport> {
+  const now = deps.clock.now();
+  const lost = (await deps.db.selectFrom('engine_jobs').selectAll().where('status', '=', 'in_progress').where('lease_expires_at', '<', now).limit(BATCH).execute()).map(toJobRecord);
+  let lostJobs = 0;
+  for (const job of lost) {
+    const done = await deps.tx(async (uow) => {
+      const moved = await completeJob(uow, job, undefined, { outcome: 'failure', reason: lostRunnerReason(job.runnerName) });
+      if (moved) await deps.advance(uow, job.runId);
+      return moved;
+    });
+    if (done) lostJobs++;
+  }
+
+  const running = (await deps.db.selectFrom('engine_jobs').selectAll().where('status', '=', 'in_progress').where('cancel_requested', '=', 0).limit(1000).execute()).map(toJobRecord);
+  let timedOut = 0;
+  for (const job of running) {
+    if (job.startedAt === null || job.startedAt + job.timeoutMinutes * 60_000 > now) continue;
+    const result = await deps.db
+      .updateTable('engine_jobs')
+      .set({ cancel_requested: 1, reason: timeoutReason(job.runnerName, job.timeoutMinutes), updated_at: now })
+      .where('id', '=', job.id)
+      .where('status', '=', 'in_progress')
+      .where('cancel_requested', '=', 0)
+      .executeTakeFirst();
+    if (result.numUpdatedRows > 0n) timedOut++;
+  }
+
+  const stale = await deps.db
+    .selectFrom('engine_runs')
+    .select('id')
+    .where('status', 'in', ['pending', 'queued', 'in_progress'])
+    .where('updated_at', '<', now - STALE_MS)
+    .orderBy('updated_at')
+    .limit(BATCH)
+    .execute();
+  for (const { id } of stale) {
+    await deps.tx(async (uow) => {
+      await deps.advance(uow, Number(id));
+      await uow.tx.updateTable('engine_runs').set({ updated_at: uow.now }).where('id', '=', Number(id)).execute();
+    });
+  }
+  if (lostJobs + timedOut > 0) deps.logger.info({ lostJobs, timedOut }, 'sweep repaired jobs');
+  return { lostJobs, timedOut, advancedRuns: stale.length };
+}

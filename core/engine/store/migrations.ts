@@ -1,0 +1,144 @@
+import type { AnyKysely, Migration } from '../../ports/index.js';
+
+/** The engine's tables (owned by the `engine` plugin). Append-only: add a migration, never edit one. */
+export const engineMigrations: readonly Migration[] = [
+  {
+    name: '0001_runs_and_jobs',
+    async up(db: AnyKysely) {
+      await db.schema
+        .createTable('engine_sequences')
+        .addColumn('name', 'text', (c) => c.primaryKey())
+        .addColumn('value', 'bigint', (c) => c.notNull())
+        .execute();
+
+      await db.schema
+        .createTable('engine_runs')
+        .addColumn('id', 'bigint', (c) => c.primaryKey())
+        .addColumn('workflow_id', 'text', (c) => c.notNull())
+        .addColumn('workflow_path', 'text', (c) => c.notNull())
+        .addColumn('workflow_name', 'text', (c) => c.notNull())
+        .addColumn('repository', 'text', (c) => c.notNull())
+        .addColumn('run_number', 'bigint', (c) => c.notNull())
+        .addColumn('run_attempt', 'integer', (c) => c.notNull())
+        .addColumn('display_title', 'text', (c) => c.notNull())
+        .addColumn('event', 'text', (c) => c.notNull())
+        .addColumn('ref', 'text', (c) => c.notNull())
+        .addColumn('sha', 'text', (c) => c.notNull())
+        .addColumn('actor', 'text', (c) => c.notNull())
+        .addColumn('trigger', 'text', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('conclusion', 'text')
+        .addColumn('reason', 'text')
+        .addColumn('concurrency_group', 'text')
+        .addColumn('cancel_in_progress', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('payload', 'text', (c) => c.notNull())
+        .addColumn('cancel_requested', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .addColumn('started_at', 'bigint')
+        .addColumn('completed_at', 'bigint')
+        .execute();
+      await db.schema.createIndex('engine_runs_repository').on('engine_runs').columns(['repository', 'id']).execute();
+      await db.schema.createIndex('engine_runs_status').on('engine_runs').columns(['status']).execute();
+      await db.schema.createIndex('engine_runs_concurrency').on('engine_runs').columns(['concurrency_group', 'status']).execute();
+
+      await db.schema
+        .createTable('engine_run_files')
+        .addColumn('run_id', 'bigint', (c) => c.notNull().references('engine_runs.id').onDelete('cascade'))
+        .addColumn('path', 'text', (c) => c.notNull())
+        .addColumn('content', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('engine_run_files_pk', ['run_id', 'path'])
+        .execute();
+
+      await db.schema
+        .createTable('engine_jobs')
+        .addColumn('id', 'bigint', (c) => c.primaryKey())
+        .addColumn('run_id', 'bigint', (c) => c.notNull().references('engine_runs.id').onDelete('cascade'))
+        .addColumn('job_key', 'text', (c) => c.notNull())
+        .addColumn('instance_id', 'text', (c) => c.notNull())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('needs', 'text', (c) => c.notNull())
+        .addColumn('matrix', 'text', (c) => c.notNull())
+        .addColumn('strategy', 'text', (c) => c.notNull())
+        .addColumn('runs_on', 'text', (c) => c.notNull())
+        .addColumn('if_condition', 'text')
+        .addColumn('continue_on_error', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('timeout_minutes', 'real', (c) => c.notNull())
+        .addColumn('concurrency_group', 'text')
+        .addColumn('cancel_in_progress', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('conclusion', 'text')
+        .addColumn('reason', 'text')
+        .addColumn('outputs', 'text', (c) => c.notNull())
+        .addColumn('attempt', 'integer', (c) => c.notNull())
+        .addColumn('runner_id', 'text')
+        .addColumn('runner_name', 'text')
+        .addColumn('lease_owner', 'text')
+        .addColumn('lease_expires_at', 'bigint')
+        .addColumn('cancel_requested', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .addColumn('queued_at', 'bigint')
+        .addColumn('started_at', 'bigint')
+        .addColumn('completed_at', 'bigint')
+        .addUniqueConstraint('engine_jobs_instance', ['run_id', 'instance_id'])
+        .execute();
+      await db.schema.createIndex('engine_jobs_run').on('engine_jobs').columns(['run_id']).execute();
+      await db.schema.createIndex('engine_jobs_queue').on('engine_jobs').columns(['status', 'queued_at']).execute();
+      await db.schema.createIndex('engine_jobs_concurrency').on('engine_jobs').columns(['concurrency_group', 'status']).execute();
+
+      await db.schema
+        .createTable('engine_steps')
+        .addColumn('job_id', 'bigint', (c) => c.notNull().references('engine_jobs.id').onDelete('cascade'))
+        .addColumn('number', 'integer', (c) => c.notNull())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('conclusion', 'text')
+        .addColumn('started_at', 'bigint')
+        .addColumn('completed_at', 'bigint')
+        .addPrimaryKeyConstraint('engine_steps_pk', ['job_id', 'number'])
+        .execute();
+
+      await db.schema
+        .createTable('engine_events')
+        .addColumn('run_id', 'bigint', (c) => c.notNull().references('engine_runs.id').onDelete('cascade'))
+        .addColumn('seq', 'bigint', (c) => c.notNull())
+        .addColumn('job_id', 'bigint')
+        .addColumn('type', 'text', (c) => c.notNull())
+        .addColumn('body', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('engine_events_pk', ['run_id', 'seq'])
+        .execute();
+
+      await db.schema
+        .createTable('engine_log_chunks')
+        .addColumn('job_id', 'bigint', (c) => c.notNull().references('engine_jobs.id').onDelete('cascade'))
+        .addColumn('seq', 'integer', (c) => c.notNull())
+        .addColumn('step_number', 'integer')
+        .addColumn('blob_key', 'text', (c) => c.notNull())
+        .addColumn('first_line', 'integer', (c) => c.notNull())
+        .addColumn('line_count', 'integer', (c) => c.notNull())
+        .addColumn('bytes', 'integer', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('engine_log_chunks_pk', ['job_id', 'seq'])
+        .execute();
+
+      await db.schema
+        .createTable('engine_annotations')
+        .addColumn('id', 'bigint', (c) => c.primaryKey())
+        .addColumn('run_id', 'bigint', (c) => c.notNull().references('engine_runs.id').onDelete('cascade'))
+        .addColumn('job_id', 'bigint', (c) => c.notNull())
+        .addColumn('level', 'text', (c) => c.notNull())
+        .addColumn('message', 'text', (c) => c.notNull())
+        .addColumn('title', 'text')
+        .addColumn('file', 'text')
+        .addColumn('start_line', 'integer')
+        .addColumn('end_line', 'integer')
+        .addColumn('start_column', 'integer')
+        .addColumn('end_column', 'integer')
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('engine_annotations_run').on('engine_annotations').columns(['run_id', 'id']).execute();
+    },
+  },
+];

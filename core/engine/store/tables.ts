@@ -1,0 +1,130 @@
+/**
+ * Row types of the engine's tables, as Kysely sees them. Times are epoch milliseconds
+ * (bigint), flags are 0/1 integers (the same on SQLite and PostgreSQL), JSON is text.
+ */
+export type SequencesTable = {
+  name: string;
+  value: number;
+};
+
+export type RunsTable = {
+  id: number;
+  workflow_id: string;
+  workflow_path: string;
+  workflow_name: string;
+  repository: string;
+  run_number: number;
+  run_attempt: number;
+  display_title: string;
+  event: string;
+  ref: string;
+  sha: string;
+  actor: string;
+  trigger: string;
+  status: string;
+  conclusion: string | null;
+  reason: string | null;
+  concurrency_group: string | null;
+  cancel_in_progress: number;
+  payload: string;
+  cancel_requested: number;
+  created_at: number;
+  updated_at: number;
+  started_at: number | null;
+  completed_at: number | null;
+};
+
+export type RunFilesTable = {
+  run_id: number;
+  path: string;
+  content: string;
+};
+
+export type JobsTable = {
+  id: number;
+  run_id: number;
+  job_key: string;
+  instance_id: string;
+  name: string;
+  needs: string;
+  matrix: string;
+  strategy: string;
+  runs_on: string;
+  if_condition: string | null;
+  continue_on_error: number;
+  timeout_minutes: number;
+  concurrency_group: string | null;
+  cancel_in_progress: number;
+  status: string;
+  conclusion: string | null;
+  reason: string | null;
+  outputs: string;
+  attempt: number;
+  runner_id: string | null;
+  runner_name: string | null;
+  lease_owner: string | null;
+  lease_expires_at: number | null;
+  cancel_requested: number;
+  created_at: number;
+  updated_at: number;
+  queued_at: number | null;
+  started_at: number | null;
+  completed_at: number | null;
+};
+
+export type StepsTable = {
+  job_id: number;
+  number: number;
+  name: string;
+  status: string;
+  conclusion: string | null;
+  started_at: number | null;
+  completed_at: number | null;
+};
+
+export type EventsTable = {
+  run_id: number;
+  /** Position in the run's feed (a per-run counter): the NDJSON cursor. */
+  seq: number;
+  job_id: number | null;
+  type: string;
+  body: string;
+  created_at: number;
+};
+
+export type LogChunksTable = {
+  job_id: number;
+  seq: number;
+  step_number: number | null;
+  blob_key: string;
+  first_line: number;
+  line_count: number;
+  bytes: number;
+  created_at: number;
+};
+
+export type AnnotationsTable = {
+  id: number;
+  run_id: number;
+  job_id: number;
+  level: string;
+  message: string;
+  title: string | null;
+  file: string | null;
+  start_line: number | null;
+  end_line: number | null;
+  start_column: number | null;
+  end_column: number | null;
+  created_at: number;
+};
+
+export type EngineTables = {
+  engine_sequences: SequencesTable;
+  engine_runs: RunsTable;
+  engine_run_files: RunFilesTable;
+  engine_jobs: JobsTable;
+  engine_steps: StepsTable;
+  engine_events: EventsTable;
+  engine_log_chunks: LogChunksTable;
+  engine_annotations: AnnotationsTable;
+};
