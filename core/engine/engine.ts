@@ -5,6 +5,7 @@ import { JOBS_QUEUED_CHANNEL, type RunEvent } from './events/run-events.js';
 import type { JobRecord, RunRecord } from './model/records.js';
 import { completeJob as recordCompletion, type Completion } from './reporting/complete-job.js';
 import { insertRun, type CreateRunInput } from './runs/create-run.js';
+import { resetForRerun, type RerunScope } from './runs/rerun.js';
 import { advanceRun } from './scheduler/advance-run.js';
 import { groupWaiters, requestJobCancel, requestRunCancel } from './scheduler/concurrency.js';
 import { createIfEvaluator } from './scheduler/job-if.js';
@@ -55,6 +56,8 @@ export interface Engine {
   completeJob(jobId: number, runnerId: string, completion: Completion): Promise<boolean>;
   cancelRun(runId: number): Promise<RunRecord | undefined>;
   cancelJob(jobId: number): Promise<JobRecord | undefined>;
+  /** Re-runs a finished run in place (next attempt): all jobs, the failed ones, or one job, with dependants. */
+  rerun(runId: number, scope: RerunScope): Promise<RunRecord | undefined>;
   /** Expired leases, timeouts and stalled runs; the scheduler worker calls it periodically. */
   sweep(): Promise<SweepReport>;
 }
@@ -96,7 +99,7 @@ export function createEngine(deps: EngineDependencies): Engine {
     advance: (runId) => tx((uow) => advanceIn(uow, runId)),
     async acquireJob(runner, leaseMs) {
       for (const candidate of await findCandidates(db, runner)) {
-        const assignment = await tx((uow) => claimJob(uow, candidate.id, runner, leaseMs));
+        const assignment = await tx((uow) => claimJob(uow, candidate.id, runner, leaseMs, rowLocks));
         if (assignment) return assignment;
       }
       return undefined;
@@ -126,6 +129,9 @@ export function createEngine(deps: EngineDependencies): Engine {
     },
     async completeJob(jobId, runnerId, completion) {
       return tx(async (uow) => {
+        const found = await loadJob(uow.tx, jobId);
+        if (!found) return false;
+        await loadRun(uow.tx, found.runId, rowLocks);
         const job = await loadJob(uow.tx, jobId);
         if (!job) return false;
         const done = await recordCompletion(uow, job, runnerId, completion);
@@ -143,6 +149,9 @@ export function createEngine(deps: EngineDependencies): Engine {
     },
     async cancelJob(jobId) {
       return tx(async (uow) => {
+        const found = await loadJob(uow.tx, jobId);
+        if (!found) return undefined;
+        await loadRun(uow.tx, found.runId, rowLocks);
         const job = await loadJob(uow.tx, jobId);
         if (!job) return undefined;
         await requestJobCancel(uow, job);
@@ -150,7 +159,13 @@ export function createEngine(deps: EngineDependencies): Engine {
         return loadJob(uow.tx, jobId);
       });
     },
-    sweep: () => sweep({ db, clock: deps.clock, tx, advance: (uow, runId) => advanceWithWaiters(uow, runId), logger: deps.logger }),
+    async rerun(runId, scope) {
+      return tx(async (uow) => {
+        await resetForRerun(uow, runId, scope, rowLocks);
+        return advanceIn(uow, runId);
+      });
+    },
+    sweep: () => sweep({ db, clock: deps.clock, tx, rowLocks, advance: (uow, runId) => advanceWithWaiters(uow, runId), logger: deps.logger }),
   };
   return engine;
 }

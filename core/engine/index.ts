@@ -8,6 +8,7 @@ import type { Engine } from './engine.js';
 export { createEngine, type Engine, type EngineDependencies, type StoredEvent, type WaitOptions } from './engine.js';
 export { engineMigrations } from './store/migrations.js';
 export type { CreateRunInput, PlannedJob } from './runs/create-run.js';
+export type { RerunScope } from './runs/rerun.js';
 export type { Assignment, RunnerIdentity } from './dispatch/acquire.js';
 export { labelsMatch } from './dispatch/labels.js';
 export type { Completion, JobOutcome } from './reporting/complete-job.js';

@@ -34,8 +34,12 @@ export async function findCandidates(db: EngineDb, runner: RunnerIdentity): Prom
  * `in_progress` with the runner's lease, so of two runners (or nodes) racing for it exactly
  * one wins; the loser tries the next candidate.
  */
-export async function claimJob(uow: UnitOfWork, jobId: number, runner: RunnerIdentity, leaseMs: number): Promise<Assignment | undefined> {
+export async function claimJob(uow: UnitOfWork, jobId: number, runner: RunnerIdentity, leaseMs: number, rowLocks: boolean): Promise<Assignment | undefined> {
   const { tx, now } = uow;
+  // Lock order everywhere: the run row first, then its jobs and its event counter.
+  const owner = await tx.selectFrom('engine_jobs').select('run_id').where('id', '=', jobId).executeTakeFirst();
+  if (!owner) return undefined;
+  await loadRun(tx, Number(owner.run_id), rowLocks);
   const leaseExpiresAt = now + leaseMs;
   const claimed = await tx
     .updateTable('engine_jobs')

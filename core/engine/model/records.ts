@@ -57,6 +57,8 @@ export interface JobRecord {
   readonly attempt: number;
   readonly runnerId: string | null;
   readonly runnerName: string | null;
+  /** Until when the runner holds the job (epoch ms) unless it renews. */
+  readonly leaseExpiresAt: number | null;
   readonly cancelRequested: boolean;
   readonly createdAt: number;
   readonly queuedAt: number | null;

@@ -4,6 +4,7 @@ import type { RunRecord } from '../model/records.js';
 import { completeJob } from '../reporting/complete-job.js';
 import type { EngineDb } from '../store/engine-db.js';
 import { toJobRecord } from '../store/mappers.js';
+import { loadJob, loadRun } from '../store/queries.js';
 import type { UnitOfWork } from '../store/unit-of-work.js';
 
 export interface SweepReport {
@@ -17,6 +18,7 @@ export interface SweepDependencies {
   readonly clock: Clock;
   readonly tx: <T>(work: (uow: UnitOfWork) => Promise<T>) => Promise<T>;
   readonly advance: (uow: UnitOfWork, runId: number) => Promise<RunRecord | undefined>;
+  readonly rowLocks: boolean;
   readonly logger: Logger;
 }
 
@@ -43,7 +45,10 @@ export async function sweep(deps: SweepDependencies): Promise<SweepReport> {
   let lostJobs = 0;
   for (const job of lost) {
     const done = await deps.tx(async (uow) => {
-      const moved = await completeJob(uow, job, undefined, { outcome: 'failure', reason: lostRunnerReason(job.runnerName) });
+      await loadRun(uow.tx, job.runId, deps.rowLocks);
+      const current = await loadJob(uow.tx, job.id);
+      if (!current || current.status !== 'in_progress' || (current.leaseExpiresAt ?? 0) >= now) return false;
+      const moved = await completeJob(uow, current, undefined, { outcome: 'failure', reason: lostRunnerReason(job.runnerName) });
       if (moved) await deps.advance(uow, job.runId);
       return moved;
     });

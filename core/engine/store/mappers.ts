@@ -60,6 +60,7 @@ export function toJobRecord(row: JobsTable): JobRecord {
     attempt: Number(row.attempt),
     runnerId: row.runner_id,
     runnerName: row.runner_name,
+    leaseExpiresAt: num(row.lease_expires_at),
     cancelRequested: Boolean(row.cancel_requested),
     createdAt: Number(row.created_at),
     queuedAt: num(row.queued_at),

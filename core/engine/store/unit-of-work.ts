@@ -17,7 +17,28 @@ export interface UnitOfWork {
   notify(channel: string, payload?: string): void;
 }
 
+/** PostgreSQL's deadlock and serialization failures: the transaction rolled back and may be retried. */
+const RETRYABLE = new Set(['40P01', '40001']);
+const ATTEMPTS = 5;
+
+/**
+ * Runs `work` in a transaction, retrying it (from the start, with a short random pause) when the
+ * database picked it as a deadlock victim; the lock order (run row, then its jobs, then its event
+ * counter) keeps that rare, and a retry keeps it harmless.
+ */
 export async function inTransaction<T>(db: EngineDb, clock: Clock, notifier: Notifier, work: (uow: UnitOfWork) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await attemptTransaction(db, clock, notifier, work);
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      if (attempt >= ATTEMPTS || typeof code !== 'string' || !RETRYABLE.has(code)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
+    }
+  }
+}
+
+async function attemptTransaction<T>(db: EngineDb, clock: Clock, notifier: Notifier, work: (uow: UnitOfWork) => Promise<T>): Promise<T> {
   const notifications = new Map<string, string>();
   const result = await db.transaction().execute(async (tx) => {
     const now = clock.now();
