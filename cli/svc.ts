@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
 import { defaultCatalog, loadPluginCommands, packageInfo } from '../core/kernel/index.js';
+import { addPlanCommand } from './plan-command.js';
 import { addPluginCommands } from './plugin-commands.js';
 import { addServeCommand } from './serve-command.js';
 
@@ -8,6 +9,7 @@ const program = new Command('svc')
   .description('svc: run GitHub Actions workflow files unchanged on machines you own')
   .version(packageInfo().version, '-V, --version', 'print the version');
 addServeCommand(program);
+addPlanCommand(program);
 try {
   addPluginCommands(program, await loadPluginCommands(process.env, defaultCatalog));
 } catch (error) {

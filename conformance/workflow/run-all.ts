@@ -2,12 +2,13 @@
 // `<suite>: <passed>/<total> passed`, then the failures; exits non-zero if any case fails.
 import { expressionsSuite } from './expressions.js';
 import { filtersSuite } from './filters.js';
+import { jobsSuite } from './jobs.js';
 import { matrixSuite } from './matrix.js';
 import type { CaseResult, ConformanceSuite } from './suite.js';
 import { templatesSuite } from './templates.js';
 import { workflowParserSuite } from './workflow-parser.js';
 
-const suites: readonly ConformanceSuite[] = [expressionsSuite, workflowParserSuite, filtersSuite, matrixSuite, templatesSuite];
+const suites: readonly ConformanceSuite[] = [expressionsSuite, workflowParserSuite, filtersSuite, matrixSuite, templatesSuite, jobsSuite];
 
 const failures: { suite: string; result: CaseResult }[] = [];
 for (const suite of suites) {

@@ -8,3 +8,4 @@ export * from './triggers/index.js';
 export * from './matrix/index.js';
 export * from './templates/index.js';
 export * from './actions/index.js';
+export * from './jobs/index.js';
