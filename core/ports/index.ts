@@ -6,3 +6,4 @@ export type { CredentialStore } from './credential-store.js';
 export type { Clock, IdGenerator } from './clock.js';
 export { statusWarningsExtensionPoint, type StatusWarning, type StatusWarningSource, type StatusWarningsExtension } from './status-warnings.js';
 export { waitForWake } from './wake.js';
+export type { SnapshotCommit, SnapshotMeta, SnapshotStore } from './snapshots.js';

@@ -1,0 +1,179 @@
+import { randomUUID } from 'node:crypto';
+import { readdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { PassThrough, type Readable } from 'node:stream';
+import { InputError, NotFoundError, type Logger } from '../../core/kernel/index.js';
+import type { Clock, SnapshotCommit, SnapshotStore } from '../../core/ports/index.js';
+import { fastImport } from './fast-import.js';
+import { cleanGit, gitText, runGit, spawnGit, type Git } from './git-process.js';
+import { KeyedLocks } from './keyed-locks.js';
+import { ensureRepository, repositoryExists } from './repository-init.js';
+import { assertObjectId, repositoryDirectory } from './repository-names.js';
+import { deleteRefs, IMPORT_REFS, listSvcRefs, retainCommit } from './retention-refs.js';
+import { checkMeta } from './snapshot-meta.js';
+import { readTarEntries } from './tar-reader.js';
+
+export interface GitSnapshotStoreOptions {
+  /** Directory holding `<owner>/<repo>.git`; also git's HOME, so no user config is read. */
+  readonly root: string;
+  readonly logger: Logger;
+  readonly clock: Clock;
+  /**
+   * How long an imported commit stays retained on its own, so a `prune` between `importTar` and
+   * the caller's `retain` cannot collect it. Default one day.
+   */
+  readonly importRetentionMs?: number;
+  /** The git executable; default `git` on PATH. */
+  readonly gitBinary?: string;
+}
+
+const DEFAULT_IMPORT_RETENTION_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Snapshots as commits in one bare repository per repository, written by `git fast-import`
+ * straight from the uploaded tar (no checkout on disk).
+ *
+ * Concurrency, per repository and per process: imports run side by side (each fast-import has
+ * its own process, pack and temporary ref; two at once was checked), ref updates take turns,
+ * and `prune` waits for all of them, because `gc --prune=now` deletes the temporary packs of
+ * imports still running. Several nodes sharing one snapshot root would need a lock they all
+ * see; until there is one, keep snapshots on one node (or prune from one node, rarely).
+ */
+export function createGitSnapshotStore(options: GitSnapshotStoreOptions): SnapshotStore {
+  const { root, logger, clock } = options;
+  const git: Git = cleanGit(root, options.gitBinary);
+  const importRetentionMs = options.importRetentionMs ?? DEFAULT_IMPORT_RETENTION_MS;
+  // `shared`/`exclusive` on the directory: imports and retains share, prune excludes them.
+  // The `refs:` key serialises ref transactions, which may touch the same commit's refs.
+  const locks = new KeyedLocks();
+  const withRefs = <T>(gitDir: string, work: () => Promise<T>): Promise<T> => locks.exclusive(`refs:${gitDir}`, work);
+
+  async function commitExists(gitDir: string, sha: string): Promise<boolean> {
+    const result = await runGit(git, ['cat-file', '-e', `${sha}^{commit}`], { gitDir, allowCodes: [1, 128] });
+    return result.code === 0;
+  }
+
+  async function requireCommit(repository: string, gitDir: string, sha: string): Promise<void> {
+    if (!(await repositoryExists(gitDir)) || !(await commitExists(gitDir, sha))) {
+      throw new NotFoundError(`snapshot ${sha} is not in ${repository}`, { code: 'snapshot_not_found', details: { repository, sha } });
+    }
+  }
+
+  async function pruneRepository(gitDir: string, now: number): Promise<number> {
+    return locks.exclusive(gitDir, async () => {
+      const refs = await listSvcRefs(git, gitDir);
+      const expired = refs.retention.filter((r) => r.expiresAt <= now).map((r) => r.ref);
+      // No import runs here while we hold the lock: an import ref left now was left by a crash.
+      const doomed = [...expired, ...refs.imports];
+      if (doomed.length === 0) return 0;
+      await deleteRefs(git, gitDir, doomed);
+      await runGit(git, ['-c', 'gc.auto=0', 'gc', '--prune=now', '--quiet'], { gitDir });
+      await removeCrashReports(gitDir);
+      logger.debug({ gitDir, expired: expired.length, staleImports: refs.imports.length }, 'pruned snapshots');
+      return expired.length;
+    });
+  }
+
+  return {
+    async importTar(repository, archive, meta) {
+      const gitDir = repositoryDirectory(root, repository);
+      const checked = checkMeta(meta);
+      return locks.shared(gitDir, async () => {
+        await ensureRepository(git, gitDir);
+        const parent = checked.parent !== undefined && (await commitExists(gitDir, checked.parent)) ? checked.parent : undefined;
+        const ref = `${IMPORT_REFS}${randomUUID()}`;
+        const { parent: _asked, ...header } = checked;
+        const imported = await fastImport(git, gitDir, readTarEntries(archive), { ...header, ref, ...(parent === undefined ? {} : { parent }) });
+        const [sha = '', tree = ''] = (await gitText(git, ['rev-parse', `${ref}^{commit}`, `${ref}^{tree}`], { gitDir })).split('\n');
+        await withRefs(gitDir, () => retainCommit(git, gitDir, sha, clock.now() + importRetentionMs, [ref]));
+        const commit: SnapshotCommit = { sha, tree, files: imported.files, bytes: imported.bytes };
+        logger.debug({ repository, ...commit, parent: parent ?? null }, 'imported snapshot');
+        return commit;
+      });
+    },
+
+    async hasCommit(repository, sha) {
+      const gitDir = repositoryDirectory(root, repository);
+      assertObjectId(sha);
+      return (await repositoryExists(gitDir)) && commitExists(gitDir, sha);
+    },
+
+    async archive(repository, sha) {
+      const gitDir = repositoryDirectory(root, repository);
+      assertObjectId(sha);
+      await requireCommit(repository, gitDir, sha);
+      return archiveStream(git, gitDir, sha);
+    },
+
+    repositoryPath(repository) {
+      return repositoryDirectory(root, repository);
+    },
+
+    async retain(repository, sha, expiresAt) {
+      const gitDir = repositoryDirectory(root, repository);
+      assertObjectId(sha);
+      if (!Number.isFinite(expiresAt) || expiresAt < 0 || expiresAt > Number.MAX_SAFE_INTEGER) {
+        throw new InputError(`retention expiry ${expiresAt} is not epoch milliseconds`, { code: 'invalid_expiry' });
+      }
+      await locks.shared(gitDir, async () => {
+        await requireCommit(repository, gitDir, sha);
+        await withRefs(gitDir, () => retainCommit(git, gitDir, sha, Math.ceil(expiresAt)));
+      });
+    },
+
+    async prune(now) {
+      let pruned = 0;
+      for (const gitDir of await repositoryDirectories(root)) pruned += await pruneRepository(gitDir, now);
+      return pruned;
+    },
+  };
+}
+
+/**
+ * `git archive` as a stream. The stream ends only once git exited 0, and errors with git's
+ * stderr otherwise, so a reader never takes a cut archive for a whole one; destroying it stops git.
+ */
+function archiveStream(git: Git, gitDir: string, sha: string): Readable {
+  const child = spawnGit(git, ['archive', '--format=tar.gz', sha], gitDir);
+  const out = new PassThrough();
+  child.process.stdin.end();
+  child.process.stdout.pipe(out, { end: false });
+  child.exited.then(
+    () => out.end(),
+    (error: unknown) => out.destroy(error as Error),
+  );
+  out.on('close', () => {
+    if (child.process.exitCode === null && child.process.signalCode === null) child.process.kill('SIGTERM');
+  });
+  return out;
+}
+
+/** Every `<owner>/<repo>.git` under the root (temporary `~` directories of an init excluded). */
+async function repositoryDirectories(root: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const owner of await directories(root)) {
+    for (const repo of await directories(join(root, owner))) {
+      if (repo.endsWith('.git') && !repo.includes('~')) found.push(join(root, owner, repo));
+    }
+  }
+  return found;
+}
+
+async function directories(path: string): Promise<string[]> {
+  try {
+    return (await readdir(path, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+}
+
+/**
+ * fast-import leaves a crash report in the repository when it dies on its own (never on the
+ * store's kill); its stderr was in the import's error already, so the file is only litter.
+ */
+async function removeCrashReports(gitDir: string): Promise<void> {
+  for (const name of await readdir(gitDir)) {
+    if (name.startsWith('fast_import_crash_')) await rm(join(gitDir, name), { force: true });
+  }
+}
