@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInProcessNotifier, createSqliteStore } from '../backends/sqlite/index.js';
-import { createEngine, engineMigrations, type PlannedJob } from '../core/engine/index.js';
+import { createEngine, engineMigrations, type NewJob } from '../core/engine/index.js';
 import { createSilentLogger, systemClock } from '../core/kernel/index.js';
 import { job, matrixJob, runInput } from '../test/support/run-builder.js';
 
@@ -28,7 +28,7 @@ const percentile = (values: number[], p: number) => [...values].sort((a, b) => a
 {
   const { engine, store, cleanup } = await setup();
   const combos = Array.from({ length: 1000 }, (_, i) => ({ os: `os${i % 40}`, v: `v${Math.floor(i / 40)}` }));
-  const jobs: PlannedJob[] = [...matrixJob('test', combos, { maxParallel: 1000 }), job('report', { needs: ['test'] })];
+  const jobs: NewJob[] = [...matrixJob('test', combos, { maxParallel: 1000 }), job('report', { needs: ['test'] })];
   const times: number[] = [];
   for (let i = 0; i < 5; i++) {
     const started = performance.now();

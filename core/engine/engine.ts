@@ -13,6 +13,8 @@ import { engineDb } from './store/engine-db.js';
 import { loadJob, loadJobs, loadRun } from './store/queries.js';
 import { inTransaction, type UnitOfWork } from './store/unit-of-work.js';
 import { sweep, type SweepReport } from './scheduler/sweep.js';
+import { failedRunInput } from './selection/failed-run.js';
+import { selectRuns, type SelectionRequest } from './selection/select-runs.js';
 
 export interface EngineDependencies {
   readonly database: Database;
@@ -29,6 +31,12 @@ export interface WaitOptions {
   readonly signal?: AbortSignal;
 }
 
+/** What became of one workflow file of a submission. */
+export type Submitted =
+  | { readonly path: string; readonly outcome: 'created'; readonly run: RunRecord; readonly warnings: readonly string[] }
+  | { readonly path: string; readonly outcome: 'not_triggered'; readonly reason: string }
+  | { readonly path: string; readonly outcome: 'invalid'; readonly errors: readonly string[]; readonly run?: RunRecord };
+
 export interface StoredEvent {
   readonly seq: number;
   readonly event: RunEvent;
@@ -41,6 +49,11 @@ export interface StoredEvent {
  */
 export interface Engine {
   createRun(input: CreateRunInput): Promise<RunRecord>;
+  /**
+   * Creates the runs an event triggers (one transaction each): every workflow file is loaded,
+   * matched and planned; a file that cannot run gets a failed run carrying its errors, as on GitHub.
+   */
+  submit(request: SelectionRequest): Promise<Submitted[]>;
   getRun(runId: number): Promise<RunRecord | undefined>;
   listJobs(runId: number): Promise<JobRecord[]>;
   getJob(jobId: number): Promise<JobRecord | undefined>;
@@ -88,6 +101,27 @@ export function createEngine(deps: EngineDependencies): Engine {
         if (!run) throw new Error(`run ${runId} vanished while it was created`);
         return run;
       });
+    },
+    async submit(request) {
+      const results: Submitted[] = [];
+      for (const selection of await selectRuns(request)) {
+        if (selection.kind === 'not_triggered') {
+          results.push({ path: selection.path, outcome: 'not_triggered', reason: selection.reason });
+        } else if (selection.kind === 'invalid') {
+          const run = await tx(async (uow) => {
+            const input = failedRunInput(request, selection.path, selection.name);
+            const reason = `Invalid workflow file: ${selection.errors.join('\n')}`;
+            const runId = await insertRun(uow, input, { reason });
+            await uow.event({ type: 'run_accepted', run_id: runId, queued_jobs: 0 });
+            await uow.event({ type: 'run_status', run_id: runId, status: 'failure', reason });
+            return loadRun(uow.tx, runId);
+          });
+          results.push({ path: selection.path, outcome: 'invalid', errors: selection.errors, ...(run ? { run } : {}) });
+        } else {
+          results.push({ path: selection.path, outcome: 'created', run: await engine.createRun(selection.input), warnings: selection.warnings });
+        }
+      }
+      return results;
     },
     getRun: (runId) => loadRun(db, runId),
     listJobs: (runId) => loadJobs(db, runId),

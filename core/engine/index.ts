@@ -4,10 +4,13 @@
  */
 import { createServiceRef } from '../kernel/index.js';
 import type { Engine } from './engine.js';
+import type { Reporting } from './reporting/reporting.js';
 
-export { createEngine, type Engine, type EngineDependencies, type StoredEvent, type WaitOptions } from './engine.js';
+export { createEngine, type Engine, type EngineDependencies, type StoredEvent, type Submitted, type WaitOptions } from './engine.js';
+export { selectRuns, type Selection, type SelectionRequest, type WorkflowFileAtCommit } from './selection/select-runs.js';
+export { workflowId } from './selection/workflow-id.js';
 export { engineMigrations } from './store/migrations.js';
-export type { CreateRunInput, PlannedJob } from './runs/create-run.js';
+export type { CreateRunInput, NewJob } from './runs/create-run.js';
 export type { RerunScope } from './runs/rerun.js';
 export type { Assignment, RunnerIdentity } from './dispatch/acquire.js';
 export { labelsMatch } from './dispatch/labels.js';
@@ -19,3 +22,13 @@ export { forgeStatus, isTerminal, STATUSES, type Conclusion, type JobResult, typ
 
 /** The engine as a service other plugins depend on (provided by the `engine` plugin). */
 export const engineServiceRef = createServiceRef<Engine>({ id: 'engine.service' });
+
+export { createReporting, type Reporting, type ReportingDependencies } from './reporting/reporting.js';
+export type { StepReport } from './reporting/steps.js';
+export type { LogAck, LogChunkInput } from './reporting/append-log.js';
+export type { LogFilter, LogLine } from './reporting/read-logs.js';
+export type { AnnotationInput, AnnotationLevel } from './reporting/annotations.js';
+export type { FeedEntry, FeedPage } from './reporting/run-feed.js';
+
+/** Runner reports (steps, logs, annotations) and their reading side (provided by the `engine` plugin). */
+export const reportingServiceRef = createServiceRef<Reporting>({ id: 'engine.reporting' });

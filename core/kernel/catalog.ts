@@ -9,6 +9,7 @@ import type { ModuleImporter } from './plugin-loader.js';
 export const builtinPlugins: Readonly<Record<string, ModuleImporter>> = {
   'management-api': () => import('../../plugins/management-api/index.js'),
   blobs: () => import('../../plugins/blobs/index.js'),
+  engine: () => import('../../plugins/engine/index.js'),
 };
 
 export const storeBackends: Readonly<Record<string, () => Promise<StoreBackend>>> = {

@@ -101,7 +101,14 @@ export async function createHost(options: HostOptions): Promise<Host> {
     stopping ??= (async () => {
       state = 'draining';
       shutdown.abort();
-      await app.close();
+      // close() waits for in-flight requests; a keep-alive socket whose request ends after that
+      // would hold it until the keep-alive timeout, so idle sockets are closed as they appear.
+      const sweepIdle = setInterval(() => app.server.closeIdleConnections(), 100);
+      try {
+        await app.close();
+      } finally {
+        clearInterval(sweepIdle);
+      }
       await stopWorkers();
       await container.dispose();
       await backends.close();

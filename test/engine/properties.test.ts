@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { isTerminal, type Completion, type PlannedJob } from '../../core/engine/index.js';
+import { isTerminal, type Completion, type NewJob } from '../../core/engine/index.js';
 import { engineFixture } from '../support/engine-fixture.js';
 import { job, runInput } from '../support/run-builder.js';
 import { testRunner } from '../support/test-runner.js';
@@ -20,7 +20,7 @@ function random(seed: number): () => number {
 const CONDITIONS = [null, null, 'always()', 'failure()', 'success()', 'cancelled()', '!cancelled()'];
 const OUTCOMES: Completion['outcome'][] = ['success', 'success', 'success', 'failure', 'cancelled'];
 
-function randomDag(next: () => number): PlannedJob[] {
+function randomDag(next: () => number): NewJob[] {
   const size = 2 + Math.floor(next() * 8);
   return Array.from({ length: size }, (_, i) => {
     const needs = Array.from({ length: i }, (_, j) => `j${j}`).filter(() => next() < 0.3);

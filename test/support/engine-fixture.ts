@@ -1,9 +1,12 @@
+import { join } from 'node:path';
 import type { TestContext } from 'node:test';
 import { createPostgresNotifier, createPostgresStore } from '../../backends/postgres/index.js';
 import { createInProcessNotifier, createSqliteStore } from '../../backends/sqlite/index.js';
-import { createSilentLogger } from '../../core/kernel/index.js';
-import { createEngine, engineMigrations, type Engine } from '../../core/engine/index.js';
-import type { Database, Notifier } from '../../core/ports/index.js';
+import { createFilesystemBlobStore } from '../../backends/fs-blobs/index.js';
+import { coreServices, createHost, createSilentLogger, defaultCatalog, definePlugin, type Host } from '../../core/kernel/index.js';
+import { createEngine, createReporting, engineMigrations, engineServiceRef, reportingServiceRef, type Engine, type Reporting } from '../../core/engine/index.js';
+import type { BlobStore, Database, Notifier } from '../../core/ports/index.js';
+import { createHostEnv, type HostEnv } from './host-env.js';
 import { ManualClock } from './manual-clock.js';
 import { onCleanup, postgresSchemaUrl, requireService, tempDir } from './services.js';
 
@@ -14,6 +17,10 @@ export interface EngineFixture {
   readonly clock: ManualClock;
   readonly database: Database;
   readonly notifier: Notifier;
+  /** A filesystem blob store in the test's temp directory (log chunks). */
+  readonly blobs: BlobStore;
+  /** Runner reports (steps, logs, annotations) on the same store. */
+  readonly reporting: Reporting;
   /** A second engine on the same store ("another node"); PostgreSQL only. */
   secondNode(): Promise<Engine>;
 }
@@ -45,11 +52,15 @@ export async function engineFixture(t: TestContext, kind: BackendKind): Promise<
   const notifier = await makeNotifier();
   const serverUrl = () => 'http://127.0.0.1:9090';
   const engine = createEngine({ database: store.database, notifier, clock, logger, serverUrl });
+  const blobs = createFilesystemBlobStore(join(dataDir, 'blobs'), clock);
+  const reporting = createReporting({ database: store.database, notifier, clock, blobs, logger });
   return {
     engine,
     clock,
     database: store.database,
     notifier,
+    blobs,
+    reporting,
     async secondNode() {
       if (kind !== 'postgres') throw new Error('a second node needs the shared PostgreSQL store');
       const other = await createPostgresStore(context);
@@ -57,4 +68,54 @@ export async function engineFixture(t: TestContext, kind: BackendKind): Promise<
       return createEngine({ database: other.database, notifier: await makeNotifier(), clock, logger, serverUrl });
     },
   };
+}
+
+export interface EngineHost {
+  readonly host: Host;
+  readonly hostEnv: HostEnv;
+  readonly engine: Engine;
+  readonly reporting: Reporting;
+  readonly notifier: Notifier;
+  readonly database: Database;
+  readonly clock: ManualClock;
+  /** Authorization header for the native API (empty when the host generated its token). */
+  readonly auth: { readonly authorization: string };
+}
+
+export interface EngineHostOptions {
+  /** Added to (or overriding) the host environment. */
+  readonly env?: Record<string, string>;
+  /** Variables removed from it (e.g. SVC_SYSTEM_TOKEN, to have the host generate one). */
+  readonly unset?: readonly string[];
+}
+
+/**
+ * A host (SQLite, private data dir) with the `engine` plugin, and the engine's services taken
+ * out by a small test plugin so a test can create and drive runs while it talks HTTP. Stopped
+ * after the test (a test may stop it earlier).
+ */
+export async function engineHost(t: TestContext, options: EngineHostOptions = {}): Promise<EngineHost> {
+  const hostEnv = createHostEnv(options.env);
+  for (const name of options.unset ?? []) delete hostEnv.env[name];
+  onCleanup(t, () => hostEnv.cleanup());
+  hostEnv.writePlugins('[[plugin]]\nid = "engine"\n\n[[plugin]]\nid = "engine-test-grabber"\n');
+  let grabbed: { engine: Engine; reporting: Reporting; notifier: Notifier; database: Database } | undefined;
+  const grabber = definePlugin({
+    id: 'engine-test-grabber',
+    apiVersion: 1,
+    deps: { engine: engineServiceRef, reporting: reportingServiceRef, notifier: coreServices.notifier, database: coreServices.database },
+    init: (deps) => void (grabbed = deps),
+  });
+  const clock = new ManualClock(Date.UTC(2030, 0, 1));
+  const host = await createHost({
+    env: hostEnv.env,
+    cwd: hostEnv.dir,
+    logger: createSilentLogger(),
+    clock,
+    catalog: { ...defaultCatalog, plugins: { ...defaultCatalog.plugins, 'engine-test-grabber': async () => ({ plugin: grabber }) } },
+  });
+  onCleanup(t, () => host.stop());
+  if (!grabbed) throw new Error('the engine plugin did not provide its services');
+  const token = hostEnv.env.SVC_SYSTEM_TOKEN;
+  return { host, hostEnv, clock, ...grabbed, auth: { authorization: token === undefined ? '' : `Bearer ${token}` } };
 }

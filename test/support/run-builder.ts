@@ -1,7 +1,7 @@
-import type { CreateRunInput, PlannedJob } from '../../core/engine/index.js';
+import type { CreateRunInput, NewJob } from '../../core/engine/index.js';
 
 /** A planned job with sensible defaults; tests state only what they are about. */
-export function job(jobKey: string, overrides: Partial<PlannedJob> = {}): PlannedJob {
+export function job(jobKey: string, overrides: Partial<NewJob> = {}): NewJob {
   return {
     jobKey,
     instanceId: jobKey,
@@ -19,7 +19,7 @@ export function job(jobKey: string, overrides: Partial<PlannedJob> = {}): Planne
 }
 
 /** Instances of a matrix job: one per combination, with the strategy context GitHub gives them. */
-export function matrixJob(jobKey: string, combos: readonly Record<string, string>[], strategy: { failFast?: boolean; maxParallel?: number } = {}, overrides: Partial<PlannedJob> = {}): PlannedJob[] {
+export function matrixJob(jobKey: string, combos: readonly Record<string, string>[], strategy: { failFast?: boolean; maxParallel?: number } = {}, overrides: Partial<NewJob> = {}): NewJob[] {
   return combos.map((matrix, index) =>
     job(jobKey, {
       instanceId: `${jobKey} (${Object.values(matrix).join(', ')})`,
@@ -36,7 +36,7 @@ export function matrixJob(jobKey: string, combos: readonly Record<string, string
   );
 }
 
-export function runInput(jobs: readonly PlannedJob[], overrides: Partial<CreateRunInput> = {}): CreateRunInput {
+export function runInput(jobs: readonly NewJob[], overrides: Partial<CreateRunInput> = {}): CreateRunInput {
   return {
     workflow: { id: 'wf_test', path: '.github/workflows/ci.yml', name: 'CI' },
     repository: 'acme/web',

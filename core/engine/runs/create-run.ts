@@ -3,7 +3,7 @@ import type { UnitOfWork } from '../store/unit-of-work.js';
 import { nextIds } from '../store/sequences.js';
 
 /** A job instance as planned from the workflow (one per matrix combination and reusable-workflow job). */
-export interface PlannedJob {
+export interface NewJob {
   readonly jobKey: string;
   readonly instanceId: string;
   readonly name: string;
@@ -31,7 +31,7 @@ export interface CreateRunInput {
   readonly concurrency: { readonly group: string; readonly cancelInProgress: boolean } | null;
   /** The workflow file and every workflow it calls, as read at the run's commit. */
   readonly files: readonly { readonly path: string; readonly content: string }[];
-  readonly jobs: readonly PlannedJob[];
+  readonly jobs: readonly NewJob[];
 }
 
 /**
@@ -39,7 +39,7 @@ export interface CreateRunInput {
  * its needs (a job without needs is released by the first scheduling pass, which also applies
  * concurrency and max-parallel); the run starts `pending` until that pass.
  */
-export async function insertRun(uow: UnitOfWork, input: CreateRunInput): Promise<number> {
+export async function insertRun(uow: UnitOfWork, input: CreateRunInput, failed?: { readonly reason: string }): Promise<number> {
   const { tx, now } = uow;
   const runId = await nextIds(tx, 'runs');
   const runNumber = await nextIds(tx, `run_number:${input.workflow.id}`);
@@ -59,9 +59,9 @@ export async function insertRun(uow: UnitOfWork, input: CreateRunInput): Promise
       sha: input.sha,
       actor: input.actor,
       trigger: input.trigger,
-      status: 'pending',
-      conclusion: null,
-      reason: input.concurrency ? 'concurrency' : null,
+      status: failed ? 'failure' : 'pending',
+      conclusion: failed ? 'failure' : null,
+      reason: failed ? failed.reason : input.concurrency ? 'concurrency' : null,
       concurrency_group: input.concurrency?.group ?? null,
       cancel_in_progress: input.concurrency?.cancelInProgress ? 1 : 0,
       payload: JSON.stringify(input.payload),
@@ -69,7 +69,7 @@ export async function insertRun(uow: UnitOfWork, input: CreateRunInput): Promise
       created_at: now,
       updated_at: now,
       started_at: null,
-      completed_at: null,
+      completed_at: failed ? now : null,
     })
     .execute();
   if (input.files.length > 0) {

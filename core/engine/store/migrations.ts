@@ -141,4 +141,19 @@ export const engineMigrations: readonly Migration[] = [
       await db.schema.createIndex('engine_annotations_run').on('engine_annotations').columns(['run_id', 'id']).execute();
     },
   },
+  {
+    // Reporting: a log chunk's place in its run's feed (a value of the same per-run counter the
+    // events take, so the event stream interleaves log lines and status changes in commit
+    // order); the job attempt chunks and steps belong to (re-runs reuse the job row), and the
+    // runner's own number for a chunk within its attempt (the acknowledged index it resends from).
+    name: '0002_reporting_attempts_and_feed',
+    async up(db: AnyKysely) {
+      await db.schema.alterTable('engine_log_chunks').addColumn('feed_seq', 'bigint').execute();
+      await db.schema.alterTable('engine_log_chunks').addColumn('attempt', 'integer', (c) => c.notNull().defaultTo(1)).execute();
+      await db.schema.alterTable('engine_log_chunks').addColumn('runner_seq', 'integer').execute();
+      await db.schema.createIndex('engine_log_chunks_feed').on('engine_log_chunks').columns(['job_id', 'feed_seq']).execute();
+      await db.schema.createIndex('engine_log_chunks_attempt').on('engine_log_chunks').columns(['job_id', 'attempt', 'runner_seq']).unique().execute();
+      await db.schema.alterTable('engine_steps').addColumn('attempt', 'integer', (c) => c.notNull().defaultTo(1)).execute();
+    },
+  },
 ];

@@ -80,6 +80,8 @@ export type StepsTable = {
   conclusion: string | null;
   started_at: number | null;
   completed_at: number | null;
+  /** The job attempt that reported the step (a re-run replaces the steps). */
+  attempt: number;
 };
 
 export type EventsTable = {
@@ -101,6 +103,12 @@ export type LogChunksTable = {
   line_count: number;
   bytes: number;
   created_at: number;
+  /** Position in the run's feed (the events' counter); null only for rows written before 0002. */
+  feed_seq: number | null;
+  /** The job attempt the chunk belongs to. */
+  attempt: number;
+  /** The runner's number for the chunk within its attempt (1, 2, ...); null only before 0002. */
+  runner_seq: number | null;
 };
 
 export type AnnotationsTable = {

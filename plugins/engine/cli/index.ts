@@ -1,0 +1,6 @@
+import type { CommandDefinition } from '../../../core/kernel/index.js';
+import { logsCommand } from './logs-command.js';
+import { statusCommand } from './status-command.js';
+
+/** The engine's `svc` subcommands; they talk to a running server over HTTP. */
+export const engineCommands: readonly CommandDefinition[] = [statusCommand, logsCommand];

@@ -1,0 +1,38 @@
+import { coreServices, definePlugin } from '../../core/kernel/index.js';
+import { createEngine, createReporting, engineMigrations, engineServiceRef, reportingServiceRef } from '../../core/engine/index.js';
+import { engineCommands } from './cli/index.js';
+import { registerEngineRoutes } from './routes/index.js';
+import { createSchedulerWorker } from './scheduler-worker.js';
+
+/**
+ * The run engine as a plugin: provides the engine and runner reporting to other plugins, owns
+ * the engine's tables, runs the `scheduler` worker, serves runs, logs and the event stream
+ * under /api/v1, and adds `svc status` and `svc logs`.
+ */
+export const plugin = definePlugin({
+  id: 'engine',
+  apiVersion: 1,
+  deps: {
+    database: coreServices.database,
+    notifier: coreServices.notifier,
+    clock: coreServices.clock,
+    logger: coreServices.logger,
+    blobStore: coreServices.blobStore,
+    lifecycle: coreServices.lifecycle,
+  },
+  provides: [engineServiceRef, reportingServiceRef],
+  commands: engineCommands,
+  init({ database, notifier, clock, logger, blobStore, lifecycle }, env) {
+    const engine = createEngine({ database, notifier, clock, logger, serverUrl: () => lifecycle.publicUrl() });
+    const reporting = createReporting({ database, notifier, clock, blobs: blobStore, logger });
+    env.provideService(engineServiceRef, engine);
+    env.provideService(reportingServiceRef, reporting);
+    env.addMigrations(engineMigrations);
+    env.addWorker(createSchedulerWorker({ engine, notifier, logger }));
+    env.addRoutes({
+      prefix: '/api/v1',
+      auth: 'system',
+      register: (app) => registerEngineRoutes(app, { engine, reporting, notifier, clock, lifecycle }),
+    });
+  },
+});
