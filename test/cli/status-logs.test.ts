@@ -105,3 +105,20 @@ describe('svc status and svc logs against a running server', () => {
     assert.equal(JSON.parse(status.output).id, run.id);
   });
 });
+
+describe('svc rerun against a running server', () => {
+  it('--failed re-runs the failed job in place; a bad --job value is refused before any request', async (t) => {
+    const { run, cliEnv, engine } = await hostWithRun(t);
+    const rerun = await svc(['rerun', String(run.id), '--failed'], cliEnv);
+    assert.equal(rerun.code, 0, rerun.output);
+    assert.equal(rerun.output, `run ${run.id} attempt 2: 1 job to run again (queued)\n`);
+    const jobs = await engine.listJobs(run.id);
+    assert.deepEqual(jobs.map((j) => [j.name, j.status, j.attempt]), [['build', 'success', 1], ['lint', 'queued', 2]]);
+    const bad = await svc(['rerun', String(run.id), '--job', 'lint'], cliEnv);
+    assert.equal(bad.code, 1);
+    assert.match(bad.output, /--job takes a job id/);
+    const busy = await svc(['rerun', String(run.id)], cliEnv);
+    assert.equal(busy.code, 1);
+    assert.match(busy.output, /only a finished run can be re-run .*\(HTTP 409\)/);
+  });
+});

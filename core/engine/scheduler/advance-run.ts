@@ -73,7 +73,7 @@ function isReleasable(job: JobRecord): boolean {
 }
 
 async function updateRunStatus(uow: UnitOfWork, run: RunRecord, jobs: readonly JobRecord[]): Promise<RunRecord> {
-  const next = runStatusFrom(jobs, run.cancelRequested);
+  const next = runStatusFrom(jobs, run.cancelRequested, run.runAttempt);
   if (next.status === run.status) return run;
   const terminal = isTerminal(next.status);
   const started = next.status === 'in_progress' && run.startedAt === null;

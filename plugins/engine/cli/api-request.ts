@@ -4,11 +4,13 @@ import type { ServerConnection } from './connection.js';
  * One request to the server. An unreachable server and an error answer become one-line errors
  * a person can act on (the URL tried, or the server's own message and status).
  */
-export async function apiRequest(connection: ServerConnection, method: 'GET' | 'POST', path: string): Promise<Response> {
+export async function apiRequest(connection: ServerConnection, method: 'GET' | 'POST', path: string, body?: unknown): Promise<Response> {
   const url = `${connection.baseUrl}${path}`;
   let response: Response;
   try {
-    response = await fetch(url, { method, headers: { authorization: `Bearer ${connection.token}`, accept: 'application/json, text/plain, */*' } });
+    const headers: Record<string, string> = { authorization: `Bearer ${connection.token}`, accept: 'application/json, text/plain, */*' };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    response = await fetch(url, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
   } catch (error) {
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
     const why = cause?.code ?? cause?.message ?? (error as Error).message;

@@ -1,6 +1,7 @@
 import type { CommandDefinition } from '../../../core/kernel/index.js';
 import { logsCommand } from './logs-command.js';
+import { rerunCommand } from './rerun-command.js';
 import { statusCommand } from './status-command.js';
 
 /** The engine's `svc` subcommands; they talk to a running server over HTTP. */
-export const engineCommands: readonly CommandDefinition[] = [statusCommand, logsCommand];
+export const engineCommands: readonly CommandDefinition[] = [statusCommand, logsCommand, rerunCommand];

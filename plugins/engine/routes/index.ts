@@ -4,6 +4,7 @@ import type { Engine, Reporting } from '../../../core/engine/index.js';
 import type { Clock, Notifier } from '../../../core/ports/index.js';
 import { registerEventsRoute } from './events-route.js';
 import { registerLogRoute } from './log-route.js';
+import { registerRerunRoute } from './rerun-route.js';
 import { registerRunRoutes } from './run-routes.js';
 import { schemaErrorFormatter } from './schemas.js';
 
@@ -19,6 +20,7 @@ export interface EngineRouteDependencies {
 export function registerEngineRoutes(app: FastifyInstance, deps: EngineRouteDependencies): void {
   app.setSchemaErrorFormatter(schemaErrorFormatter);
   registerRunRoutes(app, deps);
+  registerRerunRoute(app, deps);
   registerLogRoute(app, deps);
   registerEventsRoute(app, deps);
 }
