@@ -7,13 +7,14 @@ import { completeJob as recordCompletion, type Completion } from './reporting/co
 import { insertRun, type CreateRunInput } from './runs/create-run.js';
 import { resetForRerun, type RerunScope } from './runs/rerun.js';
 import { advanceRun } from './scheduler/advance-run.js';
-import { groupWaiters, requestJobCancel, requestRunCancel } from './scheduler/concurrency.js';
+import { failHeldRun, groupWaiters, requestJobCancel, requestRunCancel } from './scheduler/concurrency.js';
 import { createIfEvaluator } from './scheduler/job-if.js';
 import { engineDb } from './store/engine-db.js';
 import { loadJob, loadJobs, loadRun } from './store/queries.js';
 import { inTransaction, type UnitOfWork } from './store/unit-of-work.js';
 import { sweep, type SweepReport } from './scheduler/sweep.js';
 import { failedRunInput } from './selection/failed-run.js';
+import { reviewCandidate, type SelectionPolicy } from './selection/policy.js';
 import { selectRuns, type SelectionRequest } from './selection/select-runs.js';
 
 export interface EngineDependencies {
@@ -23,6 +24,8 @@ export interface EngineDependencies {
   readonly logger: Logger;
   /** Base URL of this installation (github.server_url for expressions). */
   readonly serverUrl: () => string;
+  /** Policies reviewing every run an event would create (read at each submission). */
+  readonly policies?: () => readonly SelectionPolicy[];
 }
 
 export interface WaitOptions {
@@ -35,6 +38,7 @@ export interface WaitOptions {
 export type Submitted =
   | { readonly path: string; readonly outcome: 'created'; readonly run: RunRecord; readonly warnings: readonly string[] }
   | { readonly path: string; readonly outcome: 'not_triggered'; readonly reason: string }
+  | { readonly path: string; readonly outcome: 'denied'; readonly policy: string; readonly reason: string }
   | { readonly path: string; readonly outcome: 'invalid'; readonly errors: readonly string[]; readonly run?: RunRecord };
 
 export interface StoredEvent {
@@ -69,6 +73,10 @@ export interface Engine {
   completeJob(jobId: number, runnerId: string, completion: Completion): Promise<boolean>;
   cancelRun(runId: number): Promise<RunRecord | undefined>;
   cancelJob(jobId: number): Promise<JobRecord | undefined>;
+  /** Lets a run held behind `gate` go (fork approval, environment approval, ...). False if it was not held there. */
+  releaseGate(runId: number, gate: string): Promise<boolean>;
+  /** Fails a run held behind `gate` (the gate closed: refused, or timed out). */
+  closeGate(runId: number, gate: string, reason: string): Promise<boolean>;
   /** Re-runs a finished run in place (next attempt): all jobs, the failed ones, or one job, with dependants. */
   rerun(runId: number, scope: RerunScope): Promise<RunRecord | undefined>;
   /** Expired leases, timeouts and stalled runs; the scheduler worker calls it periodically. */
@@ -118,7 +126,24 @@ export function createEngine(deps: EngineDependencies): Engine {
           });
           results.push({ path: selection.path, outcome: 'invalid', errors: selection.errors, ...(run ? { run } : {}) });
         } else {
-          results.push({ path: selection.path, outcome: 'created', run: await engine.createRun(selection.input), warnings: selection.warnings });
+          const input = selection.input;
+          const verdict = await reviewCandidate(deps.policies?.() ?? [], {
+            repository: input.repository,
+            workflowPath: input.workflow.path,
+            workflowName: input.workflow.name,
+            event: input.event,
+            ref: input.ref,
+            sha: input.sha,
+            actor: input.actor,
+            trigger: input.trigger,
+            payload: input.payload,
+          });
+          if (verdict.action === 'deny') {
+            results.push({ path: selection.path, outcome: 'denied', policy: verdict.policy ?? 'policy', reason: verdict.reason });
+            continue;
+          }
+          const held = verdict.action === 'hold' ? { ...input, hold: { gate: verdict.gate, reason: verdict.reason } } : input;
+          results.push({ path: selection.path, outcome: 'created', run: await engine.createRun(held), warnings: selection.warnings });
         }
       }
       return results;
@@ -191,6 +216,28 @@ export function createEngine(deps: EngineDependencies): Engine {
         await requestJobCancel(uow, job);
         await advanceWithWaiters(uow, job.runId, job.concurrencyGroup);
         return loadJob(uow.tx, jobId);
+      });
+    },
+    async releaseGate(runId, gate) {
+      return tx(async (uow) => {
+        const run = await loadRun(uow.tx, runId, rowLocks);
+        if (!run || run.status !== 'pending' || run.reason !== `gate:${gate}`) return false;
+        await uow.tx
+          .updateTable('engine_runs')
+          .set({ reason: run.concurrencyGroup === null ? null : 'concurrency', updated_at: uow.now })
+          .where('id', '=', runId)
+          .where('reason', '=', `gate:${gate}`)
+          .execute();
+        await advanceIn(uow, runId);
+        return true;
+      });
+    },
+    async closeGate(runId, gate, reason) {
+      return tx(async (uow) => {
+        const run = await loadRun(uow.tx, runId, rowLocks);
+        if (!run || run.status !== 'pending' || run.reason !== `gate:${gate}`) return false;
+        await failHeldRun(uow, run, reason);
+        return true;
       });
     },
     async rerun(runId, scope) {

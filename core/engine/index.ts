@@ -2,13 +2,15 @@
  * The run engine: runs and jobs in the store, the scheduler that moves them, and the dispatch
  * port runners take jobs through. Talks to the world only through core/ports.
  */
-import { createServiceRef } from '../kernel/index.js';
+import { createExtensionPoint, createServiceRef } from '../kernel/index.js';
 import type { Engine } from './engine.js';
+import type { SelectionPolicies } from './selection/policy.js';
 import type { Reporting } from './reporting/reporting.js';
 
 export { createEngine, type Engine, type EngineDependencies, type StoredEvent, type Submitted, type WaitOptions } from './engine.js';
 export { selectRuns, type Selection, type SelectionRequest, type WorkflowFileAtCommit } from './selection/select-runs.js';
 export { workflowId } from './selection/workflow-id.js';
+export { reviewCandidate, type PolicyVerdict, type RunCandidate, type SelectionPolicies, type SelectionPolicy } from './selection/policy.js';
 export { engineMigrations } from './store/migrations.js';
 export type { CreateRunInput, NewJob } from './runs/create-run.js';
 export type { RerunScope } from './runs/rerun.js';
@@ -19,6 +21,9 @@ export type { SweepReport } from './scheduler/sweep.js';
 export { JOBS_QUEUED_CHANNEL, RUN_ADVANCE_CHANNEL, RUN_EVENTS_CHANNEL, type RunEvent, type RunEventType } from './events/run-events.js';
 export type { Json, JobRecord, RunRecord, StepRecord, TriggerSource } from './model/records.js';
 export { forgeStatus, isTerminal, STATUSES, type Conclusion, type JobResult, type Status } from './model/statuses.js';
+
+/** Where policy plugins add their run-creation policies (provided by the `engine` plugin). */
+export const selectionPoliciesExtensionPoint = createExtensionPoint<SelectionPolicies>({ id: 'engine.selectionPolicies' });
 
 /** The engine as a service other plugins depend on (provided by the `engine` plugin). */
 export const engineServiceRef = createServiceRef<Engine>({ id: 'engine.service' });

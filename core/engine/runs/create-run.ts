@@ -32,6 +32,8 @@ export interface CreateRunInput {
   /** The workflow file and every workflow it calls, as read at the run's commit. */
   readonly files: readonly { readonly path: string; readonly content: string }[];
   readonly jobs: readonly NewJob[];
+  /** Held behind a policy gate: created `pending`, nothing runs until the gate is released. */
+  readonly hold?: { readonly gate: string; readonly reason: string };
 }
 
 /**
@@ -61,7 +63,7 @@ export async function insertRun(uow: UnitOfWork, input: CreateRunInput, failed?:
       trigger: input.trigger,
       status: failed ? 'failure' : 'pending',
       conclusion: failed ? 'failure' : null,
-      reason: failed ? failed.reason : input.concurrency ? 'concurrency' : null,
+      reason: failed ? failed.reason : input.hold ? `gate:${input.hold.gate}` : input.concurrency ? 'concurrency' : null,
       concurrency_group: input.concurrency?.group ?? null,
       cancel_in_progress: input.concurrency?.cancelInProgress ? 1 : 0,
       payload: JSON.stringify(input.payload),

@@ -23,6 +23,8 @@ export interface AdvanceOptions {
 export async function advanceRun(uow: UnitOfWork, runId: number, options: AdvanceOptions): Promise<RunRecord | undefined> {
   let run = await loadRun(uow.tx, runId, options.rowLocks);
   if (!run || isTerminal(run.status)) return run;
+  // Held behind a policy gate: nothing moves until the gate is released (or closes).
+  if (run.status === 'pending' && run.reason?.startsWith('gate:') === true) return run;
 
   if (run.status === 'pending' && run.reason === 'concurrency') {
     const released = await releaseRunConcurrency(uow, run);

@@ -89,3 +89,16 @@ export async function groupWaiters(uow: UnitOfWork, groups: readonly (string | n
   const jobs = await uow.tx.selectFrom('engine_jobs').select('run_id').where('concurrency_group', 'in', named).where('status', '=', 'pending').where('reason', '=', 'concurrency').execute();
   return [...new Set([...runs.map((r) => Number(r.id)), ...jobs.map((j) => Number(j.run_id))])].sort((a, b) => a - b);
 }
+
+/** A run held behind a gate that closed: its jobs never ran, so they end cancelled and the run fails. */
+export async function failHeldRun(uow: UnitOfWork, run: RunRecord, reason: string): Promise<void> {
+  const jobs = (await uow.tx.selectFrom('engine_jobs').selectAll().where('run_id', '=', run.id).execute()).map(toJobRecord);
+  for (const job of jobs) if (job.status === 'pending' || job.status === 'queued') await moveJob(uow, job, 'cancelled', { reason });
+  const moved = await uow.tx
+    .updateTable('engine_runs')
+    .set({ status: 'failure', conclusion: 'failure', reason, updated_at: uow.now, completed_at: uow.now })
+    .where('id', '=', run.id)
+    .where('status', '=', run.status)
+    .executeTakeFirst();
+  if (moved.numUpdatedRows > 0n) await uow.event({ type: 'run_status', run_id: run.id, status: 'failure', reason });
+}
