@@ -7,6 +7,7 @@ import { completeJob as recordCompletion, type Completion } from './reporting/co
 import { insertRun, type CreateRunInput } from './runs/create-run.js';
 import { resetForRerun, type RerunScope } from './runs/rerun.js';
 import { advanceRun } from './scheduler/advance-run.js';
+import { expandDeferredJob } from './scheduler/expand-deferred.js';
 import { failHeldRun, groupWaiters, requestJobCancel, requestRunCancel } from './scheduler/concurrency.js';
 import { createIfEvaluator } from './scheduler/job-if.js';
 import { engineDb } from './store/engine-db.js';
@@ -90,7 +91,12 @@ export function createEngine(deps: EngineDependencies): Engine {
   const rowLocks = deps.database.capabilities.rowLocks;
   const evaluateIf = createIfEvaluator(deps.serverUrl);
   const tx = <T>(work: (uow: UnitOfWork) => Promise<T>) => inTransaction(db, deps.clock, deps.notifier, work);
-  const advanceIn = (uow: UnitOfWork, runId: number) => advanceRun(uow, runId, { rowLocks, evaluateIf });
+  // Reads through the caller's transaction: on SQLite the one connection is held by it.
+  const expand = async (uow: UnitOfWork, run: RunRecord, job: JobRecord, needs: Parameters<typeof expandDeferredJob>[2]) => {
+    const files = await uow.tx.selectFrom('engine_run_files').select(['path', 'content']).where('run_id', '=', run.id).execute();
+    return expandDeferredJob(run, job, needs, new Map(files.map((f) => [f.path, f.content])), deps.serverUrl());
+  };
+  const advanceIn = (uow: UnitOfWork, runId: number) => advanceRun(uow, runId, { rowLocks, evaluateIf, expand });
   /** Advances a run, then whatever waited on a concurrency group it or its job just freed. */
   const advanceWithWaiters = async (uow: UnitOfWork, runId: number, jobGroup: string | null = null) => {
     const run = await advanceIn(uow, runId);

@@ -94,3 +94,67 @@ for (const backend of ENGINE_BACKENDS) {
     });
   });
 }
+
+const DYNAMIC = `on: push
+jobs:
+  discover:
+    runs-on: self-hosted
+    outputs:
+      targets: \${{ steps.list.outputs.targets }}
+      pool: \${{ steps.list.outputs.pool }}
+    steps:
+      - id: list
+        run: echo "targets=[\\"a\\",\\"b\\",\\"c\\"]" >> "$GITHUB_OUTPUT"
+  build:
+    needs: discover
+    runs-on: \${{ needs.discover.outputs.pool }}
+    strategy:
+      matrix:
+        target: \${{ fromJSON(needs.discover.outputs.targets) }}
+    steps:
+      - run: echo \${{ matrix.target }}
+  report:
+    needs: build
+    runs-on: self-hosted
+    steps:
+      - run: echo done
+`;
+
+for (const backend of ENGINE_BACKENDS) {
+  describe(`jobs whose fields read needs, on ${backend.kind}`, { skip: backend.skip }, () => {
+    it('a matrix from a needs output is expanded when the job it needs finishes', async (t) => {
+      const { engine } = await engineFixture(t, backend.kind);
+      const [result] = await engine.submit(request({ workflows: [{ path: '.github/workflows/dynamic.yml', content: DYNAMIC }] }));
+      if (result?.outcome !== 'created') return assert.fail(JSON.stringify(result));
+      const before = await engine.listJobs(result.run.id);
+      assert.deepEqual(before.map((j) => [j.jobKey, j.status, j.deferred]), [['discover', 'queued', false], ['build', 'pending', true], ['report', 'pending', false]]);
+      const runner = testRunner(engine, 'gpu-runner', ['self-hosted', 'gpu']);
+      await runner.drain((a) => ({ outcome: 'success', ...(a.job.jobKey === 'discover' ? { outputs: { targets: '["a","b","c"]', pool: 'gpu' } } : {}) }));
+      const after = await engine.listJobs(result.run.id);
+      assert.deepEqual(
+        after.map((j) => [j.instanceId, j.name, j.runsOn.join(','), j.status]),
+        [
+          ['discover', 'discover', 'self-hosted', 'success'],
+          ['report', 'report', 'self-hosted', 'success'],
+          ['build[0]', 'build (a)', 'gpu', 'success'],
+          ['build[1]', 'build (b)', 'gpu', 'success'],
+          ['build[2]', 'build (c)', 'gpu', 'success'],
+        ],
+      );
+      assert.deepEqual(runner.taken.slice(0, 1), ['discover']);
+      assert.equal(runner.taken[runner.taken.length - 1], 'report', 'report waits for every expanded instance');
+      assert.equal((await engine.getRun(result.run.id))?.status, 'success');
+    });
+
+    it('an expansion that fails (bad JSON in the output) fails the job with the reason', async (t) => {
+      const { engine } = await engineFixture(t, backend.kind);
+      const [result] = await engine.submit(request({ workflows: [{ path: '.github/workflows/dynamic.yml', content: DYNAMIC }] }));
+      if (result?.outcome !== 'created') return assert.fail(JSON.stringify(result));
+      await testRunner(engine).drain((a) => ({ outcome: 'success', ...(a.job.jobKey === 'discover' ? { outputs: { targets: 'not json', pool: 'x' } } : {}) }));
+      const build = (await engine.listJobs(result.run.id)).find((j) => j.jobKey === 'build');
+      assert.equal(build?.status, 'failure');
+      assert.match(build?.reason ?? '', /fromJSON|JSON/i);
+      assert.equal((await engine.getRun(result.run.id))?.status, 'failure');
+    });
+  });
+}

@@ -60,6 +60,8 @@ export interface JobRecord {
   /** Until when the runner holds the job (epoch ms) unless it renews. */
   readonly leaseExpiresAt: number | null;
   readonly cancelRequested: boolean;
+  /** A stand-in whose instances are expanded once its needs finish. */
+  readonly deferred: boolean;
   readonly createdAt: number;
   readonly queuedAt: number | null;
   readonly startedAt: number | null;

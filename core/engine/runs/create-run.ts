@@ -16,6 +16,8 @@ export interface NewJob {
   readonly continueOnError: boolean;
   readonly timeoutMinutes: number;
   readonly concurrency: { readonly group: string; readonly cancelInProgress: boolean } | null;
+  /** A stand-in: fields read `needs`, so its instances are expanded when they finish. */
+  readonly deferred?: boolean;
 }
 
 export interface CreateRunInput {
@@ -104,6 +106,7 @@ export async function insertRun(uow: UnitOfWork, input: CreateRunInput, failed?:
           lease_owner: null,
           lease_expires_at: null,
           cancel_requested: 0,
+          deferred: job.deferred ? 1 : 0,
           created_at: now,
           updated_at: now,
           queued_at: null,

@@ -6,11 +6,16 @@ import { releaseJobConcurrency, releaseRunConcurrency } from './concurrency.js';
 import { decideWaitingJobs, parallelRoom, type Decision, type IfEvaluation } from './decide.js';
 import { runStatusFrom } from './run-outcome.js';
 import { holdJob, moveJob } from './transitions.js';
+import type { Expansion } from './expand-deferred.js';
+import type { NeedsEntry } from './needs.js';
+import { replaceStandIns } from './stand-ins.js';
 
 export interface AdvanceOptions {
   /** Row locks serialise schedulers of one run on a shared store. */
   readonly rowLocks: boolean;
   readonly evaluateIf: (input: IfEvaluation) => boolean;
+  /** Expands a deferred stand-in once its needs are done (see expand-deferred.ts). */
+  readonly expand: (uow: UnitOfWork, run: RunRecord, job: JobRecord, needs: Readonly<Record<string, NeedsEntry>>) => Promise<Expansion>;
 }
 
 /**
@@ -35,7 +40,7 @@ export async function advanceRun(uow: UnitOfWork, runId: number, options: Advanc
   let jobs = await loadJobs(uow.tx, runId);
   // A decision can finish a job others wait on (a skip): decide again until nothing changes.
   for (let decisions = decideWaitingJobs(run, jobs, run.cancelRequested, options.evaluateIf); decisions.length > 0; ) {
-    await applyDecisions(uow, run, decisions);
+    await applyDecisions(uow, run, decisions, options);
     jobs = await loadJobs(uow.tx, runId);
     decisions = decideWaitingJobs(run, jobs, run.cancelRequested, options.evaluateIf).filter((d) => d.job.reason === 'needs');
   }
@@ -55,9 +60,19 @@ export async function advanceRun(uow: UnitOfWork, runId: number, options: Advanc
   return updateRunStatus(uow, run, await loadJobs(uow.tx, runId));
 }
 
-async function applyDecisions(uow: UnitOfWork, run: RunRecord, decisions: readonly Decision[]): Promise<void> {
+async function applyDecisions(uow: UnitOfWork, run: RunRecord, decisions: readonly Decision[], options: AdvanceOptions): Promise<void> {
+  const expanded = new Set<string>();
   for (const decision of decisions) {
     const { job } = decision;
+    if (decision.kind === 'ready' && job.deferred) {
+      // All stand-ins of one job are replaced by one expansion.
+      if (expanded.has(job.jobKey)) continue;
+      expanded.add(job.jobKey);
+      const expansion = await options.expand(uow, run, job, decision.needs);
+      if (expansion.ok) await replaceStandIns(uow, job, expansion.jobs);
+      else await moveJob(uow, job, 'failure', { reason: expansion.reason });
+      continue;
+    }
     if (decision.kind === 'skip') {
       // Jobs that do not run because the run was cancelled show as cancelled, not skipped.
       await moveJob(uow, job, run.cancelRequested ? 'cancelled' : 'skipped');

@@ -4,7 +4,7 @@ import { ancestors, groupByKey, instancesDone, needsEntry, type NeedsEntry } fro
 
 /** What the scheduler does to a pending job once its needs are done. */
 export type Decision =
-  | { readonly kind: 'ready'; readonly job: JobRecord }
+  | { readonly kind: 'ready'; readonly job: JobRecord; readonly needs: Readonly<Record<string, NeedsEntry>> }
   | { readonly kind: 'skip'; readonly job: JobRecord }
   | { readonly kind: 'fail'; readonly job: JobRecord; readonly reason: string };
 
@@ -38,7 +38,7 @@ export function decideWaitingJobs(run: RunRecord, jobs: readonly JobRecord[], ca
     const ancestorResults = Object.fromEntries(all.map((key) => [key, needsEntry(byKey.get(key) ?? []).result]));
     try {
       const go = evaluateIf({ job, run, needs, ancestorResults, cancelled });
-      decisions.push(go ? { kind: 'ready', job } : { kind: 'skip', job });
+      decisions.push(go ? { kind: 'ready', job, needs } : { kind: 'skip', job });
     } catch (error) {
       decisions.push({ kind: 'fail', job, reason: (error as Error).message });
     }

@@ -10,6 +10,7 @@ import {
 } from '../../workflow/index.js';
 import type { Json, TriggerSource } from '../model/records.js';
 import type { CreateRunInput, NewJob } from '../runs/create-run.js';
+import { toNewJobs } from './new-jobs.js';
 import { workflowId } from './workflow-id.js';
 
 export interface WorkflowFileAtCommit {
@@ -51,7 +52,8 @@ export async function selectRuns(request: SelectionRequest): Promise<Selection[]
 }
 
 async function selectOne(request: SelectionRequest, file: WorkflowFileAtCommit): Promise<Selection> {
-  const loaded = await loadWorkflow({ name: file.path, content: file.content }, request.loader ? { loader: request.loader } : {});
+  const read = recordingLoader(request.loader);
+  const loaded = await loadWorkflow({ name: file.path, content: file.content }, read.loader ? { loader: read.loader } : {});
   if (loaded.errors.length > 0 || !loaded.template) {
     return { kind: 'invalid', path: file.path, name: file.path, errors: loaded.errors.map(formatWorkflowError) };
   }
@@ -72,38 +74,13 @@ async function selectOne(request: SelectionRequest, file: WorkflowFileAtCommit):
   if (request.job !== undefined && nodes.length === 0) {
     return { kind: 'invalid', path: file.path, name: plan.name, errors: [`job '${request.job}' is not in ${file.path} (jobs: ${jobGraph(plan).map((n) => n.job.path).join(', ')})`] };
   }
-  const deferred = nodes.filter((node) => node.job.deferred.length > 0 || node.job.instances.some((i) => i.deferred.length > 0));
-  if (deferred.length > 0) {
-    return {
-      kind: 'invalid',
-      path: file.path,
-      name: plan.name,
-      errors: deferred.map(
-        (node) =>
-          `not_implemented: job '${node.job.path}' has fields that read the results of the jobs it needs (${[...node.job.deferred, ...node.job.instances.flatMap((i) => i.deferred)].map((d) => d.field).join(', ')}); expanding them at queue time is not built yet`,
-      ),
-    };
-  }
-  return { kind: 'run', path: file.path, input: runInputFrom(request, file, plan, nodes), warnings: plan.warnings };
+  return { kind: 'run', path: file.path, input: runInputFrom(request, [file, ...read.files], plan, nodes), warnings: plan.warnings };
 }
 
-function runInputFrom(request: SelectionRequest, file: WorkflowFileAtCommit, plan: WorkflowPlan, nodes: readonly JobNode[]): CreateRunInput {
-  const jobs: NewJob[] = nodes.flatMap(({ job, waitsFor }) =>
-    job.instances.map((instance) => ({
-      jobKey: job.path,
-      instanceId: instance.id,
-      name: instance.name,
-      needs: waitsFor,
-      matrix: (instance.matrix ?? null) as Json,
-      strategy: job.matrix ? (instance.strategy as unknown as Json) : null,
-      runsOn: instance.runsOn?.labels ?? [],
-      ifCondition: job.if,
-      continueOnError: instance.continueOnError,
-      timeoutMinutes: instance.timeoutMinutes,
-      // GitHub compares group names without regard to case: the engine keys on the lowered name.
-      concurrency: instance.concurrency ? { group: instance.concurrency.key, cancelInProgress: instance.concurrency.cancelInProgress } : null,
-    })),
-  );
+function runInputFrom(request: SelectionRequest, files: readonly WorkflowFileAtCommit[], plan: WorkflowPlan, nodes: readonly JobNode[]): CreateRunInput {
+  const [file] = files;
+  if (file === undefined) throw new Error('a run needs its workflow file');
+  const jobs: NewJob[] = nodes.flatMap(({ job, waitsFor }) => toNewJobs(job, waitsFor));
   return {
     workflow: { id: workflowId(request.repository, file.path), path: file.path, name: plan.name },
     repository: request.repository,
@@ -115,9 +92,32 @@ function runInputFrom(request: SelectionRequest, file: WorkflowFileAtCommit, pla
     payload: (request.event.payload ?? {}) as Json,
     displayTitle: plan.runName ?? plan.name,
     concurrency: plan.concurrency ? { group: plan.concurrency.key, cancelInProgress: plan.concurrency.cancelInProgress } : null,
-    files: [{ path: file.path, content: file.content }],
+    // The workflow and every workflow it calls, as read now: re-runs and deferred jobs plan from these.
+    files: uniqueByPath(files),
     jobs,
   };
+}
+
+/** Wraps the loader to keep what it read (local called workflows) for the run's record. */
+function recordingLoader(loader: WorkflowLoader | undefined): { readonly loader: WorkflowLoader | undefined; readonly files: WorkflowFileAtCommit[] } {
+  const files: WorkflowFileAtCommit[] = [];
+  if (loader === undefined) return { loader, files };
+  return {
+    files,
+    loader: {
+      read: async (ref) => {
+        const file = await loader.read(ref);
+        if (file !== undefined && ref.repository === undefined) files.push({ path: ref.path.replace(/^\.\//, ''), content: file.content });
+        return file;
+      },
+    },
+  };
+}
+
+function uniqueByPath(files: readonly WorkflowFileAtCommit[]): WorkflowFileAtCommit[] {
+  const seen = new Map<string, WorkflowFileAtCommit>();
+  for (const file of files) if (!seen.has(file.path)) seen.set(file.path, file);
+  return [...seen.values()];
 }
 
 /** `--job`: the job and everything it needs, transitively (by top-level job key or job path). */

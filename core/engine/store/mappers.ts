@@ -62,6 +62,7 @@ export function toJobRecord(row: JobsTable): JobRecord {
     runnerName: row.runner_name,
     leaseExpiresAt: num(row.lease_expires_at),
     cancelRequested: Boolean(row.cancel_requested),
+    deferred: Boolean(row.deferred),
     createdAt: Number(row.created_at),
     queuedAt: num(row.queued_at),
     startedAt: num(row.started_at),

@@ -156,4 +156,12 @@ export const engineMigrations: readonly Migration[] = [
       await db.schema.alterTable('engine_steps').addColumn('attempt', 'integer', (c) => c.notNull().defaultTo(1)).execute();
     },
   },
+  {
+    // A job whose fields read the results of the jobs it needs (a matrix from needs outputs,
+    // runs-on from an output, ...) is created as a stand-in and expanded when those finish.
+    name: '0003_deferred_jobs',
+    async up(db: AnyKysely) {
+      await db.schema.alterTable('engine_jobs').addColumn('deferred', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+    },
+  },
 ];

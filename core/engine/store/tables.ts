@@ -65,6 +65,8 @@ export type JobsTable = {
   lease_owner: string | null;
   lease_expires_at: number | null;
   cancel_requested: number;
+  /** 1 for a stand-in expanded when its needs finish (fields that read `needs`). */
+  deferred: number;
   created_at: number;
   updated_at: number;
   queued_at: number | null;
