@@ -7,6 +7,7 @@ import type { Clock, SnapshotCommit, SnapshotStore } from '../../core/ports/inde
 import { fastImport } from './fast-import.js';
 import { cleanGit, gitText, runGit, spawnGit, type Git } from './git-process.js';
 import { KeyedLocks } from './keyed-locks.js';
+import { readCommitFile, treePath } from './read-file.js';
 import { ensureRepository, repositoryExists } from './repository-init.js';
 import { assertObjectId, repositoryDirectory } from './repository-names.js';
 import { deleteRefs, IMPORT_REFS, listSvcRefs, retainCommit } from './retention-refs.js';
@@ -103,6 +104,16 @@ export function createGitSnapshotStore(options: GitSnapshotStoreOptions): Snapsh
       assertObjectId(sha);
       await requireCommit(repository, gitDir, sha);
       return archiveStream(git, gitDir, sha);
+    },
+
+    async readFile(repository, sha, path) {
+      const gitDir = repositoryDirectory(root, repository);
+      assertObjectId(sha);
+      const inTree = treePath(path);
+      return locks.shared(gitDir, async () => {
+        await requireCommit(repository, gitDir, sha);
+        return readCommitFile(git, gitDir, sha, inTree);
+      });
     },
 
     repositoryPath(repository) {

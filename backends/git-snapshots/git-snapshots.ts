@@ -1,25 +1,28 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { BackendContext } from '../../core/kernel/index.js';
+import type { BackendContext, SnapshotBackend } from '../../core/kernel/index.js';
 import type { SnapshotStore } from '../../core/ports/index.js';
 import { createGitSnapshotStore } from './git-snapshot-store.js';
 
 export const SNAPSHOT_DIRECTORY = 'snapshots';
 
+/**
+ * How long an upload stays on its own before its caller's `retain` (the store's import grace).
+ * Short on purpose: the grace only covers the moment between import and retain, and a longer
+ * one would outlive the checkout retention the caller asks for (1,800 s by default).
+ */
+const IMPORT_GRACE_MS = 10 * 60 * 1000;
+
 /** Snapshot repositories under `<dataDir>/snapshots`. */
 export async function createGitSnapshots(context: BackendContext): Promise<SnapshotStore> {
   const root = join(context.dataDir, SNAPSHOT_DIRECTORY);
   await mkdir(root, { recursive: true });
-  return createGitSnapshotStore({ root, logger: context.logger, clock: context.clock });
+  return createGitSnapshotStore({ root, logger: context.logger, clock: context.clock, importRetentionMs: IMPORT_GRACE_MS });
 }
 
-/**
- * The backend object for the kernel's catalog, shaped like the other backend kinds. The kernel
- * has no `snapshots` kind yet (backend-module.ts, catalog.ts); the issue that wires `svc run`
- * adds it and can take this object as it is.
- */
-export const gitSnapshots = {
+/** The `git` snapshot backend of the kernel's catalog (`[backends] snapshots = "git"`). */
+export const gitSnapshots: SnapshotBackend = {
   kind: 'snapshots',
   id: 'git',
   create: createGitSnapshots,
-} as const;
+};

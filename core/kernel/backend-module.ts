@@ -1,4 +1,4 @@
-import type { BlobStore, BlobUrlSigner, Clock, CredentialStore, Database, Leases, Migrator, Notifier } from '../ports/index.js';
+import type { BlobStore, BlobUrlSigner, Clock, CredentialStore, Database, Leases, Migrator, Notifier, SnapshotStore } from '../ports/index.js';
 import type { Logger } from './logger.js';
 
 /**
@@ -53,4 +53,11 @@ export interface CredentialBackend {
   readonly kind: 'credentials';
   readonly id: string;
   create(context: BackendContext): Promise<CredentialStore>;
+}
+
+/** Working-tree snapshots (`svc run` uploads), kept under the data directory. */
+export interface SnapshotBackend {
+  readonly kind: 'snapshots';
+  readonly id: string;
+  create(context: BackendContext): Promise<SnapshotStore>;
 }

@@ -11,6 +11,7 @@ export interface BackendSelection {
   readonly store: BackendChoice;
   readonly notifier: BackendChoice;
   readonly blobs: BackendChoice;
+  readonly snapshots: BackendChoice;
 }
 
 /**
@@ -41,5 +42,5 @@ export function selectBackends(file: PluginsFile, env: EnvConfig): BackendSelect
   }
   const notifierUrl = notifierId === 'redis' ? env.redisUrl : notifierId === 'postgres' ? dbUrl : undefined;
   const notifier: BackendChoice = notifierUrl === undefined ? { id: notifierId } : { id: notifierId, url: notifierUrl };
-  return { store, notifier, blobs: { id: file.backends.blobs } };
+  return { store, notifier, blobs: { id: file.backends.blobs }, snapshots: { id: file.backends.snapshots } };
 }

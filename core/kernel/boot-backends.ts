@@ -1,5 +1,5 @@
 import { mkdir } from 'node:fs/promises';
-import type { BlobStore, BlobUrlSigner, Clock, CredentialStore, IdGenerator, Notifier } from '../ports/index.js';
+import type { BlobStore, BlobUrlSigner, Clock, CredentialStore, IdGenerator, Notifier, SnapshotStore } from '../ports/index.js';
 import type { Store } from './backend-module.js';
 import type { BackendSelection } from './backend-selection.js';
 import type { Catalog } from './catalog.js';
@@ -13,6 +13,7 @@ export interface Backends {
   readonly store: Store;
   readonly notifier: Notifier;
   readonly blobs: { readonly store: BlobStore; readonly signer: BlobUrlSigner };
+  readonly snapshots: SnapshotStore;
   close(): Promise<void>;
 }
 
@@ -51,11 +52,14 @@ export async function openBackends(
       logger: logger.child({ backend: `blobs:${blobBackend.id}` }),
       signingKey: await ensureSecret(credentials, BLOB_SIGNING_KEY_NAME, ids),
     });
+    const snapshotBackend = await pick(catalog.snapshots, selection.snapshots.id, 'snapshot')();
+    const snapshots = await snapshotBackend.create({ ...base, logger: logger.child({ backend: `snapshots:${snapshotBackend.id}` }) });
     return {
       credentials,
       store,
       notifier,
       blobs,
+      snapshots,
       close: () => closeAll(closers, logger),
     };
   } catch (error) {

@@ -1,4 +1,4 @@
-import type { BlobBackend, CredentialBackend, NotifierBackend, StoreBackend } from './backend-module.js';
+import type { BlobBackend, CredentialBackend, NotifierBackend, SnapshotBackend, StoreBackend } from './backend-module.js';
 import type { ModuleImporter } from './plugin-loader.js';
 
 /**
@@ -10,6 +10,7 @@ export const builtinPlugins: Readonly<Record<string, ModuleImporter>> = {
   'management-api': () => import('../../plugins/management-api/index.js'),
   blobs: () => import('../../plugins/blobs/index.js'),
   engine: () => import('../../plugins/engine/index.js'),
+  'local-runs': () => import('../../plugins/local-runs/index.js'),
 };
 
 export const storeBackends: Readonly<Record<string, () => Promise<StoreBackend>>> = {
@@ -27,6 +28,10 @@ export const blobBackends: Readonly<Record<string, () => Promise<BlobBackend>>> 
   filesystem: async () => (await import('../../backends/fs-blobs/index.js')).filesystemBlobs,
 };
 
+export const snapshotBackends: Readonly<Record<string, () => Promise<SnapshotBackend>>> = {
+  git: async () => (await import('../../backends/git-snapshots/index.js')).gitSnapshots,
+};
+
 export const credentialBackends: Readonly<Record<string, () => Promise<CredentialBackend>>> = {
   file: async () => (await import('../../backends/credentials/index.js')).fileCredentials,
   memory: async () => (await import('../../backends/credentials/index.js')).memoryCredentials,
@@ -39,6 +44,7 @@ export interface Catalog {
   readonly notifiers: Readonly<Record<string, () => Promise<NotifierBackend>>>;
   readonly blobs: Readonly<Record<string, () => Promise<BlobBackend>>>;
   readonly credentials: Readonly<Record<string, () => Promise<CredentialBackend>>>;
+  readonly snapshots: Readonly<Record<string, () => Promise<SnapshotBackend>>>;
 }
 
 export const defaultCatalog: Catalog = {
@@ -47,4 +53,5 @@ export const defaultCatalog: Catalog = {
   notifiers: notifierBackends,
   blobs: blobBackends,
   credentials: credentialBackends,
+  snapshots: snapshotBackends,
 };

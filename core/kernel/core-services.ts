@@ -1,4 +1,4 @@
-import type { BlobStore, BlobUrlSigner, Clock, CredentialStore, Database, IdGenerator, Leases, Notifier } from '../ports/index.js';
+import type { BlobStore, BlobUrlSigner, Clock, CredentialStore, Database, IdGenerator, Leases, Notifier, SnapshotStore } from '../ports/index.js';
 import type { SvcConfig } from './config/load-config.js';
 import type { Logger } from './logger.js';
 import { createServiceRef } from './service-ref.js';
@@ -29,6 +29,8 @@ export const coreServices = {
   blobStore: createServiceRef<BlobStore>({ id: 'core.blobStore' }),
   blobSigner: createServiceRef<BlobUrlSigner>({ id: 'core.blobSigner' }),
   credentialStore: createServiceRef<CredentialStore>({ id: 'core.credentialStore' }),
+  /** Working-tree snapshots as commits (`svc run` uploads), served to runners for checkout. */
+  snapshots: createServiceRef<SnapshotStore>({ id: 'core.snapshots' }),
   clock: createServiceRef<Clock>({ id: 'core.clock' }),
   ids: createServiceRef<IdGenerator>({ id: 'core.ids' }),
   systemAuth: createServiceRef<SystemAuth>({ id: 'core.systemAuth' }),

@@ -7,6 +7,7 @@ export type {
   BlobBackendInstance,
   CredentialBackend,
   NotifierBackend,
+  SnapshotBackend,
   Store,
   StoreBackend,
 } from './backend-module.js';

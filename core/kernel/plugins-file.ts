@@ -23,6 +23,7 @@ const PluginsFileSchema = {
         store: choice('sqlite', 'postgres'),
         notifier: choice('auto', 'in-process', 'postgres', 'redis'),
         blobs: choice('filesystem'),
+        snapshots: choice('git'),
       },
     },
     plugin: {
@@ -39,7 +40,12 @@ const PluginsFileSchema = {
 } as const;
 
 interface PluginsFileData {
-  readonly backends?: { readonly store?: 'sqlite' | 'postgres'; readonly notifier?: 'auto' | 'in-process' | 'postgres' | 'redis'; readonly blobs?: 'filesystem' };
+  readonly backends?: {
+    readonly store?: 'sqlite' | 'postgres';
+    readonly notifier?: 'auto' | 'in-process' | 'postgres' | 'redis';
+    readonly blobs?: 'filesystem';
+    readonly snapshots?: 'git';
+  };
   readonly plugin?: readonly ({ readonly id: string } | { readonly package: string } | { readonly path: string })[];
 }
 
@@ -55,6 +61,7 @@ export interface PluginsFile {
     readonly store: 'sqlite' | 'postgres';
     readonly notifier: 'auto' | 'in-process' | 'postgres' | 'redis';
     readonly blobs: 'filesystem';
+    readonly snapshots: 'git';
   };
   readonly plugins: readonly PluginSource[];
 }
@@ -90,6 +97,7 @@ export function parsePluginsFile(path: string, text: string): PluginsFile {
       store: data.backends?.store ?? 'sqlite',
       notifier: data.backends?.notifier ?? 'auto',
       blobs: data.backends?.blobs ?? 'filesystem',
+      snapshots: data.backends?.snapshots ?? 'git',
     },
     plugins,
   };

@@ -32,6 +32,13 @@ export interface SnapshotStore {
   importTar(repository: string, archive: Readable, meta: SnapshotMeta): Promise<SnapshotCommit>;
   /** Whether the repository holds this commit. */
   hasCommit(repository: string, sha: string): Promise<boolean>;
+  /**
+   * The UTF-8 text of the file at `path` in the commit, or undefined when the commit has no
+   * regular file there (nothing, a directory, a symlink or a submodule). `path` is relative to
+   * the tree's root (`./` and doubled slashes are fine); an absolute path or a `..` segment is an
+   * InputError, and a commit the repository does not hold a NotFoundError.
+   */
+  readFile(repository: string, sha: string, path: string): Promise<string | undefined>;
   /** A tar.gz of the commit's tree (what a tarball download serves). */
   archive(repository: string, sha: string): Promise<Readable>;
   /** Absolute path of the bare repository (for the Git HTTP relay). */

@@ -84,6 +84,12 @@ describe('numeric knobs fall back as the spec table says', () => {
     ['SVC_FORGE_BREAKER_THRESHOLD', '0', (c) => c.forgeBreaker.threshold, 3],
     ['SVC_FORGE_BREAKER_THRESHOLD', 'abc', (c) => c.forgeBreaker.threshold, 3],
     ['SVC_FORGE_BREAKER_THRESHOLD', '7', (c) => c.forgeBreaker.threshold, 7],
+    ['SVC_SNAPSHOT_MAX_BYTES', '0', (c) => c.snapshots.maxBytes, 1024 ** 3],
+    ['SVC_SNAPSHOT_MAX_BYTES', '1GiB', (c) => c.snapshots.maxBytes, 1024 ** 3],
+    ['SVC_SNAPSHOT_MAX_BYTES', '5000000', (c) => c.snapshots.maxBytes, 5_000_000],
+    ['SVC_SNAPSHOT_RETENTION_SECS', '10', (c) => c.snapshots.retentionSecs, 60],
+    ['SVC_SNAPSHOT_RETENTION_SECS', 'soon', (c) => c.snapshots.retentionSecs, 1800],
+    ['SVC_SNAPSHOT_RETENTION_SECS', '3600', (c) => c.snapshots.retentionSecs, 3600],
   ];
   for (const [name, raw, read, expected] of cases) {
     it(`${name}=${raw} gives ${expected}`, () => {

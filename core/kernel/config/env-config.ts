@@ -39,12 +39,21 @@ export interface EnvConfig {
     readonly workers: number;
   };
   readonly forgeBreaker: { readonly enabled: boolean; readonly threshold: number };
+  /** Working-tree snapshots (`svc run` uploads). */
+  readonly snapshots: {
+    /** Largest upload accepted, in bytes (compressed, as sent). */
+    readonly maxBytes: number;
+    /** How long an uploaded or submitted snapshot stays for checkout. */
+    readonly retentionSecs: number;
+  };
   /** Fallbacks applied to invalid knobs, logged at start. */
   readonly warnings: readonly string[];
 }
 
 export const DEFAULT_LISTEN = '127.0.0.1:9090';
 export const DEFAULT_FORGE_API_URL = 'https://api.github.com';
+export const DEFAULT_SNAPSHOT_MAX_BYTES = 1024 * 1024 * 1024;
+export const DEFAULT_SNAPSHOT_RETENTION_SECS = 1800;
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 export function parseListen(raw: string, name = 'SVC_LISTEN'): ListenAddress {
@@ -148,6 +157,10 @@ export function readEnvConfig(env: Env): EnvConfig {
     forgeBreaker: {
       enabled: switchOnByDefault(env.SVC_FORGE_BREAKER),
       threshold: integerKnob({ name: 'SVC_FORGE_BREAKER_THRESHOLD', defaultValue: 3, min: 1, belowMinIsInvalid: true }, env.SVC_FORGE_BREAKER_THRESHOLD, report),
+    },
+    snapshots: {
+      maxBytes: integerKnob({ name: 'SVC_SNAPSHOT_MAX_BYTES', defaultValue: DEFAULT_SNAPSHOT_MAX_BYTES, min: 1, belowMinIsInvalid: true }, env.SVC_SNAPSHOT_MAX_BYTES, report),
+      retentionSecs: integerKnob({ name: 'SVC_SNAPSHOT_RETENTION_SECS', defaultValue: DEFAULT_SNAPSHOT_RETENTION_SECS, min: 60 }, env.SVC_SNAPSHOT_RETENTION_SECS, report),
     },
     warnings: report.warnings,
   };

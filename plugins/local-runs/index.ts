@@ -1,0 +1,39 @@
+import { coreServices, definePlugin } from '../../core/kernel/index.js';
+import { engineServiceRef } from '../../core/engine/index.js';
+import { createPruneWorker } from './prune-worker.js';
+import { schemaErrorFormatter } from './schemas.js';
+import { registerSnapshotRoute } from './snapshot-route.js';
+import { registerSubmitRoute } from './submit-route.js';
+
+/**
+ * Local submissions, what `svc run` calls: a working-tree snapshot is uploaded
+ * (`POST /api/v1/snapshots`), then one of its workflow files is run (`POST /api/v1/runs`).
+ * Snapshots are kept for the checkout retention (`SVC_SNAPSHOT_RETENTION_SECS`, default
+ * 1,800 s) and pruned by the `snapshot-pruner` worker once a minute.
+ */
+export const plugin = definePlugin({
+  id: 'local-runs',
+  apiVersion: 1,
+  deps: {
+    config: coreServices.config,
+    snapshots: coreServices.snapshots,
+    clock: coreServices.clock,
+    logger: coreServices.logger,
+    lifecycle: coreServices.lifecycle,
+    engine: engineServiceRef,
+  },
+  init({ config, snapshots, clock, logger, lifecycle, engine }, env) {
+    const { maxBytes, retentionSecs } = config.env.snapshots;
+    const retentionMs = retentionSecs * 1000;
+    env.addWorker(createPruneWorker({ snapshots, clock, logger }));
+    env.addRoutes({
+      prefix: '/api/v1',
+      auth: 'system',
+      register: (app) => {
+        app.setSchemaErrorFormatter(schemaErrorFormatter);
+        registerSnapshotRoute(app, { snapshots, clock, logger, maxBytes, retentionMs });
+        registerSubmitRoute(app, { engine, snapshots, clock, logger, lifecycle, retentionMs });
+      },
+    });
+  },
+});

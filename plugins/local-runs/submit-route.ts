@@ -1,0 +1,49 @@
+import type { FastifyInstance } from 'fastify';
+import type { Engine } from '../../core/engine/index.js';
+import { NotFoundError, type HostLifecycle, type Logger } from '../../core/kernel/index.js';
+import type { Clock, SnapshotStore } from '../../core/ports/index.js';
+import { localSelection } from './local-selection.js';
+import { parseRunRequest } from './run-request.js';
+import { SubmittedViewSchema } from './schemas.js';
+import { snapshotWorkflowLoader } from './snapshot-loader.js';
+import { submissionOutcome } from './submission-outcome.js';
+
+export interface SubmitRouteDependencies {
+  readonly engine: Engine;
+  readonly snapshots: SnapshotStore;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly lifecycle: HostLifecycle;
+  readonly retentionMs: number;
+}
+
+/**
+ * `POST /runs` `{repository, snapshot, workflow, event?, ref?, base?, changed_files?, payload?,
+ * job?, inputs?, actor?}`: runs one workflow file of an uploaded snapshot (what `svc run`
+ * calls). The file and the local reusable workflows it calls are read from the snapshot; the
+ * engine selects and creates the run (`trigger: 'local'`). 201 with the run; 404
+ * `workflow_not_found` or `snapshot_not_found`; 422 `not_triggered` or `invalid_workflow`.
+ */
+export function registerSubmitRoute(app: FastifyInstance, deps: SubmitRouteDependencies): void {
+  app.post('/runs', { schema: { response: { 201: SubmittedViewSchema } } }, async (request, reply) => {
+    const run = parseRunRequest(request.body);
+    const content = await deps.snapshots.readFile(run.repository, run.snapshot, run.workflow);
+    if (content === undefined) {
+      throw new NotFoundError(`${run.workflow} is not a file in snapshot ${run.snapshot} of ${run.repository}`, {
+        code: 'workflow_not_found',
+        details: { workflow: run.workflow },
+      });
+    }
+    // The run's jobs check this commit out: keep it for the retention from now, not from upload.
+    await deps.snapshots.retain(run.repository, run.snapshot, deps.clock.now() + deps.retentionMs);
+    const baseUrl = deps.lifecycle.publicUrl();
+    const selection = localSelection(run, {
+      content,
+      loader: snapshotWorkflowLoader(deps.snapshots, run.repository, run.snapshot),
+      serverUrl: baseUrl,
+    });
+    const view = submissionOutcome(run, await deps.engine.submit(selection), (runId) => `${baseUrl}/api/v1/runs/${runId}`);
+    deps.logger.info({ repository: run.repository, workflow: run.workflow, event: run.event, runs: view.runs.map((r) => r.run_id) }, 'local run submitted');
+    return reply.status(201).send(view);
+  });
+}
