@@ -9,3 +9,4 @@ export * from './matrix/index.js';
 export * from './templates/index.js';
 export * from './actions/index.js';
 export * from './jobs/index.js';
+export * from './wire/index.js';

@@ -1,0 +1,23 @@
+/**
+ * The job message (`AgentJobRequestMessage`) for an assignment: `planFor` plans the job again
+ * from the run's files, `buildJobMessage` turns the plan into the JSON the official runner reads.
+ * Derived ids (`planIdFor`, `jobIdFor`, `stepIdFor`) are exported so the routes that receive the
+ * runner's reports can recognise them.
+ */
+export { buildJobMessage } from './build-job-message.js';
+export { planFor, type PlanForOptions } from './plan-for.js';
+export { needsFromJobs } from './needs-context.js';
+export { jobIdFor, planIdFor, stepIdFor, SVC_ID_NAMESPACE, uuidV5 } from './message-ids.js';
+export { DEFAULT_JOB_NAME, jobNames, orchestrationId } from './job-names.js';
+export { FEATURE_FLAGS } from './feature-flags.js';
+export { GITHUB_CONTEXT_KEYS } from './message-contexts.js';
+export { tokenPermissions } from './message-variables.js';
+export type {
+  JobMessageIds,
+  JobMessageInput,
+  JobMessageType,
+  JobPlan,
+  ServerUrls,
+  VariableValue,
+  WorkflowSource,
+} from './types.js';
