@@ -32,12 +32,7 @@ type Check = (typeof CHECKS)[number];
  * block scalar (`run: |`) that embeds `${{ }}` from the raw source, indentation included, where
  * GitHub's parser uses the scalar's value. To fix in core/workflow/parser, not in the message.
  */
-const BLOCK_SCALAR_FORMAT = 'parser keeps the indentation of block scalars in format() (core/workflow/parser)';
-const KNOWN_DIFFERENCES: Readonly<Record<string, string>> = {
-  'incoming_contexts_matrix_0.json': BLOCK_SCALAR_FORMAT,
-  'incoming_contexts_matrix_1.json': BLOCK_SCALAR_FORMAT,
-  'step_attrs_99_attrs.json': BLOCK_SCALAR_FORMAT,
-};
+const KNOWN_DIFFERENCES: Readonly<Record<string, string>> = {};
 
 /** github context members whose values name the server (they differ by design). */
 const SERVER_KEYS = new Set(['server_url', 'api_url', 'graphql_url', 'repositoryUrl']);

@@ -75,8 +75,17 @@ function parseTagged(fileId: number, node: ScalarNode): LiteralToken | undefined
   }
 }
 
+/**
+ * The parser splits a multi-line string with `${{ }}` into literal and expression segments from
+ * the token's `source` when there is one: the raw YAML, indentation included, so a `run: |`
+ * script would keep the block's indentation in its literal parts (breaking heredocs and Python).
+ * GitHub's parser splits the scalar's value. Block scalars therefore carry no source: the
+ * segments come from the value, at the cost of expression columns inside such blocks being
+ * counted from the value's line start rather than the file's.
+ */
 function stringToken(fileId: number, node: ScalarNode): StringToken {
-  return new StringToken(fileId, node.range, node.value, undefined, node.source, node.blockScalarHeader);
+  const block = node.style === 'Literal' || node.style === 'Folded';
+  return new StringToken(fileId, node.range, node.value, undefined, block ? undefined : node.source, node.blockScalarHeader);
 }
 
 function matchNull(fileId: number, range: TokenRange, value: string): NullToken | undefined {
