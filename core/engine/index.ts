@@ -16,6 +16,7 @@ export type { CreateRunInput, NewJob } from './runs/create-run.js';
 export type { RerunScope } from './runs/rerun.js';
 export type { Assignment, RunnerIdentity } from './dispatch/acquire.js';
 export { labelsMatch } from './dispatch/labels.js';
+export { instancesDone, needsEntry, type NeedsEntry } from './scheduler/needs.js';
 export type { Completion, JobOutcome } from './reporting/complete-job.js';
 export type { SweepReport } from './scheduler/sweep.js';
 export { JOBS_QUEUED_CHANNEL, RUN_ADVANCE_CHANNEL, RUN_EVENTS_CHANNEL, type RunEvent, type RunEventType } from './events/run-events.js';
