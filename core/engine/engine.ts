@@ -40,6 +40,7 @@ export type Submitted =
   | { readonly path: string; readonly outcome: 'created'; readonly run: RunRecord; readonly warnings: readonly string[] }
   | { readonly path: string; readonly outcome: 'not_triggered'; readonly reason: string }
   | { readonly path: string; readonly outcome: 'denied'; readonly policy: string; readonly reason: string }
+  | { readonly path: string; readonly outcome: 'unknown_job'; readonly job: string; readonly jobs: readonly string[] }
   | { readonly path: string; readonly outcome: 'invalid'; readonly errors: readonly string[]; readonly run?: RunRecord };
 
 export interface StoredEvent {
@@ -121,6 +122,8 @@ export function createEngine(deps: EngineDependencies): Engine {
       for (const selection of await selectRuns(request)) {
         if (selection.kind === 'not_triggered') {
           results.push({ path: selection.path, outcome: 'not_triggered', reason: selection.reason });
+        } else if (selection.kind === 'unknown_job') {
+          results.push({ path: selection.path, outcome: 'unknown_job', job: selection.job, jobs: selection.jobs });
         } else if (selection.kind === 'invalid') {
           const run = await tx(async (uow) => {
             const input = failedRunInput(request, selection.path, selection.name);

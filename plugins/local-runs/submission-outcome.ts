@@ -1,5 +1,5 @@
 import type { Submitted } from '../../core/engine/index.js';
-import { ForbiddenError, ValidationError } from '../../core/kernel/index.js';
+import { ForbiddenError, NotFoundError, ValidationError } from '../../core/kernel/index.js';
 import type { RunRequest } from './run-request.js';
 
 export interface SubmittedRunView {
@@ -37,6 +37,11 @@ export function submissionOutcome(request: RunRequest, results: readonly Submitt
         throw new ValidationError(`the ${request.event} event does not trigger ${result.path}: ${result.reason}${hint(request)}`, {
           code: 'not_triggered',
           details: { workflow: result.path, event: request.event, ref: request.ref, reason: result.reason },
+        });
+      case 'unknown_job':
+        throw new NotFoundError(`${result.path} has no job '${result.job}' (jobs: ${result.jobs.join(', ')})`, {
+          code: 'job_not_found',
+          details: { workflow: result.path, job: result.job, jobs: result.jobs },
         });
       case 'denied':
         throw new ForbiddenError(`${result.path} was not run: the ${result.policy} policy denies it (${result.reason})`, {

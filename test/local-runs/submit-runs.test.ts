@@ -64,6 +64,10 @@ describe('POST /api/v1/runs: a workflow of the working tree', () => {
     assert.deepEqual((await getRun(h, call)).jobs.map((j) => j.job_key).sort(), ['build', 'call/deploy', 'test']);
     const lint = await createdRun(h, { repository: 'acme/app', snapshot: sha, workflow: CI, job: 'lint' });
     assert.deepEqual((await getRun(h, lint)).jobs.map((j) => j.job_key), ['lint']);
+    const unknown = await submitRun(h, { repository: 'acme/app', snapshot: sha, workflow: CI, job: 'nope' });
+    assert.equal(unknown.status, 404);
+    assert.equal(unknown.body['code'], 'job_not_found');
+    assert.match(String(unknown.body['message']), /has no job 'nope' \(jobs: /);
   });
 
   it('invents no pull-request fields for a local pull_request, and merges the payload it is given', async (t) => {

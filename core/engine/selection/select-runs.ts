@@ -8,6 +8,7 @@ import {
   type WorkflowLoader,
   type WorkflowPlan,
 } from '../../workflow/index.js';
+import { InputError } from '../../kernel/index.js';
 import type { Json, TriggerSource } from '../model/records.js';
 import type { CreateRunInput, NewJob } from '../runs/create-run.js';
 import { toNewJobs } from './new-jobs.js';
@@ -37,6 +38,8 @@ export interface SelectionRequest {
 export type Selection =
   | { readonly kind: 'run'; readonly path: string; readonly input: CreateRunInput; readonly warnings: readonly string[] }
   | { readonly kind: 'not_triggered'; readonly path: string; readonly reason: string }
+  /** `--job` names no job of the file: nothing is created. */
+  | { readonly kind: 'unknown_job'; readonly path: string; readonly job: string; readonly jobs: readonly string[] }
   /** The file cannot run: GitHub records a failed run with the errors; so do we. */
   | { readonly kind: 'invalid'; readonly path: string; readonly name: string; readonly errors: readonly string[] };
 
@@ -57,12 +60,20 @@ async function selectOne(request: SelectionRequest, file: WorkflowFileAtCommit):
   if (loaded.errors.length > 0 || !loaded.template) {
     return { kind: 'invalid', path: file.path, name: file.path, errors: loaded.errors.map(formatWorkflowError) };
   }
-  const plan = planWorkflow(loaded, {
-    event: request.event,
-    workflowPath: file.path,
-    server: { serverUrl: request.serverUrl },
-    ...(request.vars ? { vars: request.vars } : {}),
-  });
+  let plan: WorkflowPlan;
+  try {
+    plan = planWorkflow(loaded, {
+      event: request.event,
+      workflowPath: file.path,
+      server: { serverUrl: request.serverUrl },
+      ...(request.vars ? { vars: request.vars } : {}),
+    });
+  } catch (error) {
+    // The planner refuses events it cannot read (a payload whose repository or sender is not
+    // an object, a missing commit): that is the submitter's input, not a server fault.
+    if (error instanceof TypeError) throw new InputError(`the ${request.event.name} event cannot be planned: ${error.message}`, { code: 'invalid_event' });
+    throw error;
+  }
   if (plan.trigger.status !== 'triggered') {
     const reason = plan.trigger.status === 'invalid' ? plan.trigger.errors.join('; ') : plan.trigger.reason;
     if (plan.trigger.status === 'invalid') return { kind: 'invalid', path: file.path, name: plan.name, errors: [reason] };
@@ -72,7 +83,7 @@ async function selectOne(request: SelectionRequest, file: WorkflowFileAtCommit):
 
   const nodes = keepJob(jobGraph(plan), request.job);
   if (request.job !== undefined && nodes.length === 0) {
-    return { kind: 'invalid', path: file.path, name: plan.name, errors: [`job '${request.job}' is not in ${file.path} (jobs: ${jobGraph(plan).map((n) => n.job.path).join(', ')})`] };
+    return { kind: 'unknown_job', path: file.path, job: request.job, jobs: jobGraph(plan).map((n) => n.job.path) };
   }
   return { kind: 'run', path: file.path, input: runInputFrom(request, [file, ...read.files], plan, nodes), warnings: plan.warnings };
 }
