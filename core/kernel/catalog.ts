@@ -11,6 +11,7 @@ export const builtinPlugins: Readonly<Record<string, ModuleImporter>> = {
   blobs: () => import('../../plugins/blobs/index.js'),
   engine: () => import('../../plugins/engine/index.js'),
   'local-runs': () => import('../../plugins/local-runs/index.js'),
+  'runner-protocol': () => import('../../plugins/runner-protocol/index.js'),
 };
 
 export const storeBackends: Readonly<Record<string, () => Promise<StoreBackend>>> = {

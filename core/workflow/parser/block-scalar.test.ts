@@ -22,7 +22,8 @@ describe('block scalars with expressions', () => {
   it('a run: | script keeps its value, not the YAML indentation, around ${{ }}', async () => {
     const loaded = await loadWorkflow({ name: 'ci.yml', content: WORKFLOW });
     assert.deepEqual(loaded.errors, []);
-    const step = loaded.template?.jobs[0]?.steps?.[0] as { run?: unknown } | undefined;
+    const job = loaded.template?.jobs[0] as { steps?: readonly { run?: unknown }[] } | undefined;
+    const step = job?.steps?.[0];
     assert.ok(step?.run);
     const value = evaluateTemplateValue(step.run as never, { github: { ref: 'refs/heads/main', sha: 'abc' } }, { field: 'jobs.<job_id>.steps.run' });
     assert.equal(value, 'cat <<EOF\nref=refs/heads/main\nEOF\npython3 - <<\'PY\'\nif True:\n    print("abc")\nPY\n');

@@ -1,0 +1,63 @@
+import type { FastifyInstance } from 'fastify';
+import { InputError, type SystemAuth } from '../../../core/kernel/index.js';
+import { checkRegistrationCredential, type RegistrationPolicy, type RunnerEvent, type RunnerTokens } from '../auth/index.js';
+import { tenantUrl, type RunnerUrls } from '../urls/index.js';
+
+export const REGISTRATION_PATH = '/api/v3/actions/runner-registration';
+
+export interface RegistrationRouteDeps {
+  readonly policy: RegistrationPolicy;
+  readonly systemAuth: SystemAuth;
+  readonly tokens: RunnerTokens;
+  readonly urls: RunnerUrls;
+}
+
+const bodySchema = {
+  type: 'object',
+  required: ['url'],
+  properties: {
+    url: { type: 'string', minLength: 1 },
+    runner_event: { type: 'string', enum: ['register', 'remove'] },
+  },
+} as const;
+
+/**
+ * The runner's `--url`: `http(s)://host[:port]/<owner>`, `/<owner>/<repo>` or
+ * `/enterprises/<slug>`. The scope is kept with the runner; the URL's authority decides the tenant.
+ */
+export function parseRunnerUrl(raw: string): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new InputError(`url '${raw}' is not a URL; configure the runner with --url http://<host>:<port>/<owner>/<repo>`, { code: 'invalid_runner_url' });
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new InputError(`url '${raw}' must be http or https`, { code: 'invalid_runner_url' });
+  }
+  const segments = url.pathname.split('/').filter((segment) => segment !== '');
+  if (segments.length !== 1 && segments.length !== 2) {
+    throw new InputError(`url '${raw}' must name an owner or a repository: --url ${url.origin}/<owner>/<repo> (or /<owner>)`, { code: 'invalid_runner_url' });
+  }
+  return url;
+}
+
+/**
+ * `POST /api/v3/actions/runner-registration` (§1.2): the first call of `config.sh` (and of
+ * `config.sh remove`). Checks the registration credential against the policy and answers with
+ * the tenant URL and a short-lived tenant token for the `_apis` calls that follow. The legacy
+ * configure path is kept (`use_v2_flow: false`): the runner then registers through the agents
+ * resource and tests its OAuth credential (§1.6, §1.7).
+ */
+export function registerRegistrationRoute(app: FastifyInstance, deps: RegistrationRouteDeps): void {
+  app.post<{ Body: { url: string; runner_event?: RunnerEvent } }>(REGISTRATION_PATH, { schema: { body: bodySchema } }, async (request) => {
+    checkRegistrationCredential(request.headers.authorization, deps.policy, deps.systemAuth);
+    const runnerUrl = parseRunnerUrl(request.body.url);
+    const event = request.body.runner_event ?? 'register';
+    const base = deps.urls.registrationBase(runnerUrl);
+    const scopeUrl = `${runnerUrl.origin}${runnerUrl.pathname.replace(/\/+$/, '')}`;
+    const issued = await deps.tokens.issueTenantToken({ scopeUrl, event });
+    request.log.info({ scope: scopeUrl, event, policy: deps.policy }, 'runner registration accepted');
+    return { url: tenantUrl(base), token_schema: 'OAuthAccessToken', token: issued.token, use_v2_flow: false };
+  });
+}

@@ -1,0 +1,65 @@
+import type { SystemAuth } from '../../core/kernel/index.js';
+import type { Clock, CredentialStore, Database, IdGenerator } from '../../core/ports/index.js';
+import { createAgentRegistry, type AgentRegistry, type FlowSettings } from './agents/index.js';
+import {
+  createAssertionVerifier,
+  createRunnerAuth,
+  createRunnerTokens,
+  loadSigningKey,
+  type AssertionVerifier,
+  type RegistrationPolicy,
+  type RunnerAuth,
+  type RunnerTokens,
+} from './auth/index.js';
+import { createJitProvisioner, type JitProvisioner } from './registration/index.js';
+import { createAgentsStore, createAssertionJtis, createPoolsStore, runnerDb, type AgentsStore, type PoolsStore } from './store/index.js';
+import { createRunnerUrls, type RunnerUrls } from './urls/index.js';
+
+/** What the plugin's route groups share; built once in `init`. */
+export interface RunnerProtocolServices {
+  readonly pools: PoolsStore;
+  readonly agents: AgentsStore;
+  readonly tokens: RunnerTokens;
+  readonly assertions: AssertionVerifier;
+  /** Verifies runner access tokens; give it to `requireRunnerToken` on runner routes. */
+  readonly runnerAuth: RunnerAuth;
+  readonly registry: AgentRegistry;
+  readonly provisioner: JitProvisioner;
+  readonly urls: RunnerUrls;
+  readonly flow: FlowSettings;
+  readonly policy: RegistrationPolicy;
+  readonly systemAuth: SystemAuth;
+}
+
+export interface ServiceInputs {
+  readonly database: Database;
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+  readonly credentialStore: CredentialStore;
+  readonly systemAuth: SystemAuth;
+  readonly policy: RegistrationPolicy;
+  readonly publicUrl: string | undefined;
+  readonly runnerVersion: string;
+}
+
+export async function createRunnerProtocolServices(inputs: ServiceInputs): Promise<RunnerProtocolServices> {
+  const db = runnerDb(inputs.database);
+  const pools = createPoolsStore(db);
+  const agents = createAgentsStore(db, inputs.clock);
+  const tokens = createRunnerTokens({ key: await loadSigningKey(inputs.credentialStore), clock: inputs.clock, ids: inputs.ids });
+  const registry = createAgentRegistry({ agents, pools, ids: inputs.ids });
+  return {
+    pools,
+    agents,
+    tokens,
+    assertions: createAssertionVerifier({ agents, jtis: createAssertionJtis(db), clock: inputs.clock }),
+    runnerAuth: createRunnerAuth({ tokens, agents }),
+    registry,
+    provisioner: createJitProvisioner({ registry, pools, runnerVersion: inputs.runnerVersion }),
+    urls: createRunnerUrls(inputs.publicUrl),
+    // The legacy session + message queue until the broker lands (§1.6).
+    flow: { useV2Flow: false },
+    policy: inputs.policy,
+    systemAuth: inputs.systemAuth,
+  };
+}
