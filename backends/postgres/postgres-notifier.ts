@@ -7,10 +7,9 @@ import {
   type NotifierBackend,
 } from '../../core/kernel/index.js';
 import type { Notifier, NotifyListener } from '../../core/ports/index.js';
+import { assertChannel, ListenerRegistry } from '../notifier-common/index.js';
 import { parsePostgresUrl } from './connection-url.js';
 
-/** The channel rule every notifier applies (see the in-process notifier). */
-const CHANNEL = /^[A-Za-z0-9_.:-]{1,63}$/;
 /** PostgreSQL's limits: channel names are identifiers, payloads shorter than 8000 bytes. */
 const MAX_CHANNEL_BYTES = 63;
 const MAX_PAYLOAD_BYTES = 7999;
@@ -52,7 +51,7 @@ export async function createPostgresNotifier(context: BackendContext, options: P
 
 class PostgresNotifier implements Notifier {
   readonly kind = 'postgres';
-  readonly #listeners = new Map<string, Set<NotifyListener>>();
+  readonly #listeners: ListenerRegistry;
   /** Channels LISTENed on the current connection. */
   readonly #listening = new Set<string>();
   readonly #pool: pg.Pool;
@@ -68,6 +67,7 @@ class PostgresNotifier implements Notifier {
     private readonly applicationName: string,
     private readonly logger: Logger,
   ) {
+    this.#listeners = new ListenerRegistry(logger);
     this.#pool = new pg.Pool({ connectionString, max: 2, application_name: 'svc-notify' });
     this.#pool.on('error', (error) => logger.warn({ err: error }, 'an idle PostgreSQL notify connection failed'));
   }
@@ -90,19 +90,13 @@ class PostgresNotifier implements Notifier {
   async subscribe(channel: string, listener: NotifyListener): Promise<() => Promise<void>> {
     const name = this.#name(channel);
     this.#assertOpen();
-    // Each subscription gets its own entry, so one listener subscribed twice is called twice.
-    const entry: NotifyListener = (payload) => listener(payload);
-    let set = this.#listeners.get(name);
-    if (set === undefined) this.#listeners.set(name, (set = new Set()));
-    set.add(entry);
+    const remove = this.#listeners.add(name, listener);
     await this.#reconcile();
     let subscribed = true;
     return async () => {
       if (!subscribed) return;
       subscribed = false;
-      const current = this.#listeners.get(name);
-      current?.delete(entry);
-      if (current?.size === 0) this.#listeners.delete(name);
+      remove();
       if (!this.#closed) await this.#reconcile();
     };
   }
@@ -118,12 +112,7 @@ class PostgresNotifier implements Notifier {
   }
 
   #name(channel: string): string {
-    if (!CHANNEL.test(channel)) {
-      throw new InputError(`notifier channel ${JSON.stringify(channel)} must be 1-63 characters of A-Z a-z 0-9 _ . : -`, {
-        code: 'invalid_channel',
-      });
-    }
-    const name = `${this.prefix}${channel}`;
+    const name = `${this.prefix}${assertChannel(channel)}`;
     if (Buffer.byteLength(name) > MAX_CHANNEL_BYTES) {
       throw new InputError(
         `notifier channel ${JSON.stringify(channel)} is too long for PostgreSQL with schema prefix ${JSON.stringify(this.prefix)} (at most ${MAX_CHANNEL_BYTES} bytes together)`,
@@ -156,7 +145,7 @@ class PostgresNotifier implements Notifier {
     const client = this.#client;
     if (client === undefined) return; // the reconnect LISTENs everything
     try {
-      for (const name of this.#listeners.keys()) {
+      for (const name of this.#listeners.names()) {
         if (this.#listening.has(name)) continue;
         await client.query(`LISTEN ${quote(name)}`);
         this.#listening.add(name);
@@ -174,13 +163,7 @@ class PostgresNotifier implements Notifier {
   }
 
   #deliver(name: string, payload: string): void {
-    for (const listener of [...(this.#listeners.get(name) ?? [])]) {
-      try {
-        listener(payload);
-      } catch (error) {
-        this.logger.error({ err: error, channel: name }, 'notification listener threw');
-      }
-    }
+    this.#listeners.deliver(name, payload);
   }
 
   #lost(client: pg.Client, error: unknown): void {
@@ -217,7 +200,7 @@ class PostgresNotifier implements Notifier {
     await this.#reconcile();
     if (this.#client !== client) return; // lost again while re-LISTENing; the next round wakes
     this.logger.info('PostgreSQL LISTEN connection restored');
-    for (const name of this.#listeners.keys()) this.#deliver(name, '');
+    for (const name of this.#listeners.names()) this.#deliver(name, '');
   }
 }
 

@@ -1,8 +1,8 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { UnavailableError, type BackendContext, type Store, type StoreBackend } from '../../core/kernel/index.js';
-import type { AnyKysely, Database, DatabaseCapabilities } from '../../core/ports/index.js';
-import { createSqlLeases, createSqlMigrator } from '../sql/index.js';
+import type { AnyKysely, DatabaseCapabilities } from '../../core/ports/index.js';
+import { createSqlStore } from '../sql/index.js';
 import { parsePostgresUrl } from './connection-url.js';
 import { TYPE_PARSERS } from './type-parsers.js';
 
@@ -47,23 +47,7 @@ export async function createPostgresStore(context: BackendContext, options: Post
   }
   context.logger.debug({ database: location.display, schema }, 'postgres store opened');
 
-  let closed: Promise<void> | undefined;
-  const database: Database = {
-    kysely,
-    capabilities: POSTGRES_CAPABILITIES,
-    async ping() {
-      await sql`select 1`.execute(kysely);
-    },
-    close() {
-      closed ??= kysely.destroy();
-      return closed;
-    },
-  };
-  return {
-    database,
-    migrator: createSqlMigrator({ db: kysely, schema }),
-    leases: createSqlLeases({ db: kysely, capabilities: POSTGRES_CAPABILITIES, clock: context.clock }),
-  };
+  return createSqlStore({ kysely, capabilities: POSTGRES_CAPABILITIES, clock: context.clock, schema });
 }
 
 async function ensureSchema(db: AnyKysely, schema: string): Promise<void> {

@@ -1,16 +1,14 @@
 import { Redis } from 'ioredis';
 import {
-  InputError,
   UnavailableError,
   type BackendContext,
   type Logger,
   type NotifierBackend,
 } from '../../core/kernel/index.js';
 import type { Notifier, NotifyListener } from '../../core/ports/index.js';
+import { assertChannel, ListenerRegistry } from '../notifier-common/index.js';
 import { parseRedisUrl } from './redis-url.js';
 
-/** The channel rule every notifier applies (see the in-process notifier). */
-const CHANNEL = /^[A-Za-z0-9_.:-]{1,63}$/;
 
 /**
  * Pub/sub over two ioredis connections (a subscribed connection cannot publish). Channels are
@@ -48,7 +46,7 @@ export async function createRedisNotifier(context: BackendContext): Promise<Noti
 
 class RedisNotifier implements Notifier {
   readonly kind = 'redis';
-  readonly #listeners = new Map<string, Set<NotifyListener>>();
+  readonly #listeners: ListenerRegistry;
   /** Channels SUBSCRIBEd on the subscriber connection. */
   readonly #subscribed = new Set<string>();
   #sync: Promise<void> = Promise.resolve();
@@ -60,12 +58,13 @@ class RedisNotifier implements Notifier {
     private readonly prefix: string,
     private readonly logger: Logger,
   ) {
+    this.#listeners = new ListenerRegistry(logger);
     subscriber.on('message', (name: string, payload: string) => this.#deliver(name, payload));
     let connectedBefore = false;
     subscriber.on('ready', () => {
       if (connectedBefore) {
         logger.info('Redis notifier connection restored');
-        for (const name of this.#listeners.keys()) this.#deliver(name, '');
+        for (const name of this.#listeners.names()) this.#deliver(name, '');
       }
       connectedBefore = true;
     });
@@ -80,24 +79,18 @@ class RedisNotifier implements Notifier {
   async subscribe(channel: string, listener: NotifyListener): Promise<() => Promise<void>> {
     const name = this.#name(channel);
     this.#assertOpen();
-    const entry: NotifyListener = (payload) => listener(payload);
-    let set = this.#listeners.get(name);
-    if (set === undefined) this.#listeners.set(name, (set = new Set()));
-    set.add(entry);
+    const remove = this.#listeners.add(name, listener);
     try {
       await this.#reconcile();
     } catch (error) {
-      set.delete(entry);
-      if (set.size === 0) this.#listeners.delete(name);
+      remove();
       throw new UnavailableError(`cannot subscribe to ${channel} on Redis: ${(error as Error).message}`, { cause: error });
     }
     let subscribed = true;
     return async () => {
       if (!subscribed) return;
       subscribed = false;
-      const current = this.#listeners.get(name);
-      current?.delete(entry);
-      if (current?.size === 0) this.#listeners.delete(name);
+      remove();
       if (!this.#closed) await this.#reconcile();
     };
   }
@@ -110,12 +103,7 @@ class RedisNotifier implements Notifier {
   }
 
   #name(channel: string): string {
-    if (!CHANNEL.test(channel)) {
-      throw new InputError(`notifier channel ${JSON.stringify(channel)} must be 1-63 characters of A-Z a-z 0-9 _ . : -`, {
-        code: 'invalid_channel',
-      });
-    }
-    return `${this.prefix}${channel}`;
+    return `${this.prefix}${assertChannel(channel)}`;
   }
 
   #assertOpen(): void {
@@ -130,7 +118,7 @@ class RedisNotifier implements Notifier {
   }
 
   async #reconcileNow(): Promise<void> {
-    const add = [...this.#listeners.keys()].filter((name) => !this.#subscribed.has(name));
+    const add = [...this.#listeners.names()].filter((name) => !this.#subscribed.has(name));
     const drop = [...this.#subscribed].filter((name) => !this.#listeners.has(name));
     if (add.length > 0) {
       await this.subscriber.subscribe(...add);
@@ -143,13 +131,7 @@ class RedisNotifier implements Notifier {
   }
 
   #deliver(name: string, payload: string): void {
-    for (const listener of [...(this.#listeners.get(name) ?? [])]) {
-      try {
-        listener(payload);
-      } catch (error) {
-        this.logger.error({ err: error, channel: name }, 'notification listener threw');
-      }
-    }
+    this.#listeners.deliver(name, payload);
   }
 }
 

@@ -1,15 +1,13 @@
 import { EventEmitter } from 'node:events';
 import {
-  InputError,
   UnavailableError,
   type BackendContext,
   type Logger,
   type NotifierBackend,
 } from '../../core/kernel/index.js';
 import type { Notifier, NotifyListener } from '../../core/ports/index.js';
+import { assertChannel } from '../notifier-common/index.js';
 
-/** The channel rule every notifier applies, so a name that works here works on PostgreSQL too. */
-const CHANNEL = /^[A-Za-z0-9_.:-]{1,63}$/;
 
 /**
  * Wake-ups inside one process, for the embedded store (one node by definition). The emitter
@@ -64,13 +62,6 @@ function deliver(listener: NotifyListener, payload: string, channel: string, log
   }
 }
 
-function assertChannel(channel: string): void {
-  if (!CHANNEL.test(channel)) {
-    throw new InputError(`notifier channel ${JSON.stringify(channel)} must be 1-63 characters of A-Z a-z 0-9 _ . : -`, {
-      code: 'invalid_channel',
-    });
-  }
-}
 
 export const inProcessNotifier: NotifierBackend = {
   kind: 'notifier',

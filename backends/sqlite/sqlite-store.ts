@@ -1,9 +1,9 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { Kysely, sql } from 'kysely';
+import { Kysely } from 'kysely';
 import { UnavailableError, type BackendContext, type Store, type StoreBackend } from '../../core/kernel/index.js';
-import type { Database, DatabaseCapabilities } from '../../core/ports/index.js';
-import { createSqlLeases, createSqlMigrator } from '../sql/index.js';
+import type { DatabaseCapabilities } from '../../core/ports/index.js';
+import { createSqlStore } from '../sql/index.js';
 import { bindableDatabase, openSqlite, SvcSqliteDialect } from './sqlite-database.js';
 import { MEMORY, resolveSqliteLocation } from './sqlite-location.js';
 
@@ -30,23 +30,7 @@ export async function createSqliteStore(context: BackendContext): Promise<Store>
   const kysely = new Kysely<object>({ dialect: new SvcSqliteDialect({ database: bindableDatabase(connection) }) });
   context.logger.debug({ location }, 'sqlite store opened');
 
-  let closed: Promise<void> | undefined;
-  const database: Database = {
-    kysely,
-    capabilities: SQLITE_CAPABILITIES,
-    async ping() {
-      await sql`select 1`.execute(kysely);
-    },
-    close() {
-      closed ??= kysely.destroy();
-      return closed;
-    },
-  };
-  return {
-    database,
-    migrator: createSqlMigrator({ db: kysely }),
-    leases: createSqlLeases({ db: kysely, capabilities: SQLITE_CAPABILITIES, clock: context.clock }),
-  };
+  return createSqlStore({ kysely, capabilities: SQLITE_CAPABILITIES, clock: context.clock });
 }
 
 export const sqliteStore: StoreBackend = {

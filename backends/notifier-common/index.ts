@@ -1,0 +1,2 @@
+export { assertChannel } from './channels.js';
+export { ListenerRegistry } from './listener-registry.js';
