@@ -73,6 +73,11 @@ export interface Engine {
   /** Extends the runner's lease; tells it whether cancellation was requested. */
   renewJob(jobId: number, runnerId: string, leaseMs: number): Promise<{ readonly held: boolean; readonly cancelRequested: boolean; readonly leaseExpiresAt: number }>;
   completeJob(jobId: number, runnerId: string, completion: Completion): Promise<boolean>;
+  /**
+   * Puts a job its runner never started back in the queue (the message was not taken): only
+   * the runner holding it may, and only while it holds it. False otherwise.
+   */
+  releaseJob(jobId: number, runnerId: string): Promise<boolean>;
   cancelRun(runId: number): Promise<RunRecord | undefined>;
   cancelJob(jobId: number): Promise<JobRecord | undefined>;
   /** Lets a run held behind `gate` go (fork approval, environment approval, ...). False if it was not held there. */
@@ -205,6 +210,25 @@ export function createEngine(deps: EngineDependencies): Engine {
         const done = await recordCompletion(uow, job, runnerId, completion);
         if (done) await advanceWithWaiters(uow, job.runId, job.concurrencyGroup);
         return done;
+      });
+    },
+    async releaseJob(jobId, runnerId) {
+      return tx(async (uow) => {
+        const found = await loadJob(uow.tx, jobId);
+        if (!found) return false;
+        await loadRun(uow.tx, found.runId, rowLocks);
+        const released = await uow.tx
+          .updateTable('engine_jobs')
+          .set({ status: 'queued', runner_id: null, runner_name: null, lease_owner: null, lease_expires_at: null, started_at: null, queued_at: uow.now, updated_at: uow.now })
+          .where('id', '=', jobId)
+          .where('status', '=', 'in_progress')
+          .where('lease_owner', '=', runnerId)
+          .where('cancel_requested', '=', 0)
+          .executeTakeFirst();
+        if (released.numUpdatedRows === 0n) return false;
+        await uow.event({ type: 'job_status', run_id: found.runId, job_id: jobId, status: 'queued', reason: 'released by its runner before it started' });
+        uow.notify(JOBS_QUEUED_CHANNEL);
+        return true;
       });
     },
     async cancelRun(runId) {

@@ -207,3 +207,22 @@ for (const backend of ENGINE_BACKENDS) {
     });
   });
 }
+
+for (const backend of ENGINE_BACKENDS) {
+  describe(`releasing a claimed job on ${backend.kind}`, { skip: backend.skip }, () => {
+    it('puts it back in the queue for another runner; only its holder may', async (t) => {
+      const { engine } = await engineFixture(t, backend.kind);
+      const run = await engine.createRun(runInput([job('a')]));
+      const first = testRunner(engine, 'first');
+      const claimed = await first.take();
+      assert.ok(claimed);
+      assert.equal(await engine.releaseJob(claimed.job.id, 'someone-else'), false);
+      assert.equal(await engine.releaseJob(claimed.job.id, first.identity.runnerId), true);
+      assert.equal(await engine.releaseJob(claimed.job.id, first.identity.runnerId), false, 'not held any more');
+      const second = testRunner(engine, 'second');
+      await second.drain(succeed);
+      assert.deepEqual(second.taken, ['a']);
+      assert.equal((await engine.getRun(run.id))?.status, 'success');
+    });
+  });
+}
