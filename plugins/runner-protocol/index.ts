@@ -1,59 +1,100 @@
 import { coreServices, definePlugin, readVersions } from '../../core/kernel/index.js';
+import { engineServiceRef, reportingServiceRef } from '../../core/engine/index.js';
 import { authenticateCaller, registerAgentRoutes, registerPoolRoutes } from './agents/index.js';
 import { registerTokenRoute } from './auth/index.js';
 import { registerConnectionDataRoute, registerJitRoute, registerRegistrationRoute } from './registration/index.js';
 import { createRunnerProtocolServices } from './services.js';
 import { runnerProtocolMigrations } from './store/index.js';
+import { createLegacyFlow } from './messages/index.js';
+import type { LegacyFlowTimings } from './sessions/index.js';
 import { installVssErrorHandler } from './vss/index.js';
+import { registerWorkerRoutes, workerApiMigrations } from './worker-api/index.js';
 
 export { createRunnerProtocolServices, type RunnerProtocolServices, type ServiceInputs } from './services.js';
 export { requireRunnerToken, runnerOf, type RunnerAuth } from './auth/index.js';
 export { runnerProtocolMigrations } from './store/index.js';
 
+export interface RunnerProtocolOptions {
+  /** Durations of the legacy session flow (poll hold, leases, ...); tests shorten them. */
+  readonly timings?: Partial<LegacyFlowTimings>;
+}
+
 /**
  * The runner boundary: lets the official runner (and svc-runner) register over the runner's own
  * protocol. Registration (`/api/v3/actions/runner-registration`), the location service, pools and
- * agents under `/_apis`, the OAuth token endpoint, and JIT configs under `/api/v1`.
- * Sessions, messages and the broker build on `requireRunnerToken` (auth/) and `runnerAuth`.
+ * agents under `/_apis`, the OAuth token endpoint, and JIT configs under `/api/v1`; the listener's
+ * legacy flow (sessions, the message long poll, job requests) and the Worker's reports. Built by a
+ * factory so tests can pass options (the kernel loads `plugin`, made with the defaults).
  */
-export const plugin = definePlugin({
-  id: 'runner-protocol',
-  apiVersion: 1,
-  deps: {
-    config: coreServices.config,
-    database: coreServices.database,
-    clock: coreServices.clock,
-    ids: coreServices.ids,
-    credentialStore: coreServices.credentialStore,
-    systemAuth: coreServices.systemAuth,
-  },
-  async init({ config, database, clock, ids, credentialStore, systemAuth }, env) {
-    const services = await createRunnerProtocolServices({
-      database,
-      clock,
-      ids,
-      credentialStore,
-      systemAuth,
-      policy: config.env.registrationPolicy,
-      publicUrl: config.env.publicUrl,
-      runnerVersion: readVersions().runnerVersion,
-    });
-    env.addMigrations(runnerProtocolMigrations);
+export function createRunnerProtocolPlugin(options: RunnerProtocolOptions = {}) {
+  return definePlugin({
+    id: 'runner-protocol',
+    apiVersion: 1,
+    deps: {
+      config: coreServices.config,
+      database: coreServices.database,
+      clock: coreServices.clock,
+      ids: coreServices.ids,
+      credentialStore: coreServices.credentialStore,
+      systemAuth: coreServices.systemAuth,
+      blobStore: coreServices.blobStore,
+      engine: engineServiceRef,
+      reporting: reportingServiceRef,
+      notifier: coreServices.notifier,
+      lifecycle: coreServices.lifecycle,
+      logger: coreServices.logger,
+    },
+    async init({ config, database, clock, ids, credentialStore, systemAuth, blobStore, engine, reporting, notifier, lifecycle, logger }, env) {
+      const services = await createRunnerProtocolServices({
+        database,
+        clock,
+        ids,
+        credentialStore,
+        systemAuth,
+        policy: config.env.registrationPolicy,
+        publicUrl: config.env.publicUrl,
+        runnerVersion: readVersions().runnerVersion,
+      });
+      // One append-only list, in name order: store/'s migrations and the Worker's (worker-api/).
+      env.addMigrations([...runnerProtocolMigrations, ...workerApiMigrations].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)));
 
-    env.addRoutes({ auth: 'public', register: (app) => registerRegistrationRoute(app, services) });
-    env.addRoutes({ auth: 'public', register: (app) => registerTokenRoute(app, services) });
-    env.addRoutes({
-      auth: 'public',
-      async register(app) {
-        installVssErrorHandler(app);
-        registerConnectionDataRoute(app, services);
-        await app.register(async (authenticated) => {
-          authenticated.addHook('onRequest', authenticateCaller(services));
-          registerPoolRoutes(authenticated, services);
-          registerAgentRoutes(authenticated, services);
-        });
-      },
-    });
-    env.addRoutes({ prefix: '/api/v1', auth: 'system', register: (app) => registerJitRoute(app, services) });
-  },
-});
+      env.addRoutes({ auth: 'public', register: (app) => registerRegistrationRoute(app, services) });
+      env.addRoutes({ auth: 'public', register: (app) => registerTokenRoute(app, services) });
+      env.addRoutes({
+        auth: 'public',
+        async register(app) {
+          installVssErrorHandler(app);
+          registerConnectionDataRoute(app, services);
+          await app.register(async (authenticated) => {
+            authenticated.addHook('onRequest', authenticateCaller(services));
+            registerPoolRoutes(authenticated, services);
+            registerAgentRoutes(authenticated, services);
+          });
+        },
+      });
+      env.addRoutes({ prefix: '/api/v1', auth: 'system', register: (app) => registerJitRoute(app, services) });
+      // The Worker's reports during a job (job access token): timeline, logs, feed, attachments, JobCompleted.
+      env.addRoutes({
+        auth: 'public',
+        register: (app) => registerWorkerRoutes(app, { engine, reporting, database, blobs: blobStore, clock, jobTokens: services.jobTokens }),
+      });
+      // The listener's legacy flow (runner token): sessions, the message long poll, job requests.
+      const legacy = createLegacyFlow({
+        ...services,
+        database,
+        engine,
+        notifier,
+        clock,
+        ids,
+        logger,
+        shutdownSignal: lifecycle.shutdownSignal,
+        publicUrl: () => lifecycle.publicUrl(),
+        ...(options.timings === undefined ? {} : { timings: options.timings }),
+      });
+      env.addRoutes({ auth: 'public', register: (app) => legacy.registerRoutes(app) });
+      env.addWorker(legacy.sweeper);
+    },
+  });
+}
+
+export const plugin = createRunnerProtocolPlugin();

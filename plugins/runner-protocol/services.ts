@@ -3,10 +3,12 @@ import type { Clock, CredentialStore, Database, IdGenerator } from '../../core/p
 import { createAgentRegistry, type AgentRegistry, type FlowSettings } from './agents/index.js';
 import {
   createAssertionVerifier,
+  createJobTokens,
   createRunnerAuth,
   createRunnerTokens,
   loadSigningKey,
   type AssertionVerifier,
+  type JobTokens,
   type RegistrationPolicy,
   type RunnerAuth,
   type RunnerTokens,
@@ -20,6 +22,8 @@ export interface RunnerProtocolServices {
   readonly pools: PoolsStore;
   readonly agents: AgentsStore;
   readonly tokens: RunnerTokens;
+  /** Mints and verifies job access tokens; give it to `requireJobToken` on the Worker's routes. */
+  readonly jobTokens: JobTokens;
   readonly assertions: AssertionVerifier;
   /** Verifies runner access tokens; give it to `requireRunnerToken` on runner routes. */
   readonly runnerAuth: RunnerAuth;
@@ -46,12 +50,14 @@ export async function createRunnerProtocolServices(inputs: ServiceInputs): Promi
   const db = runnerDb(inputs.database);
   const pools = createPoolsStore(db);
   const agents = createAgentsStore(db, inputs.clock);
-  const tokens = createRunnerTokens({ key: await loadSigningKey(inputs.credentialStore), clock: inputs.clock, ids: inputs.ids });
+  const key = await loadSigningKey(inputs.credentialStore);
+  const tokens = createRunnerTokens({ key, clock: inputs.clock, ids: inputs.ids });
   const registry = createAgentRegistry({ agents, pools, ids: inputs.ids });
   return {
     pools,
     agents,
     tokens,
+    jobTokens: createJobTokens({ key, clock: inputs.clock, ids: inputs.ids }),
     assertions: createAssertionVerifier({ agents, jtis: createAssertionJtis(db), clock: inputs.clock }),
     runnerAuth: createRunnerAuth({ tokens, agents }),
     registry,

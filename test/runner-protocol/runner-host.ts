@@ -1,8 +1,11 @@
 import type { TestContext } from 'node:test';
-import { createHost, createSilentLogger, type Host } from '../../core/kernel/index.js';
+import { engineServiceRef, reportingServiceRef, type Engine, type Reporting } from '../../core/engine/index.js';
+import { coreServices, createHost, createSilentLogger, defaultCatalog, definePlugin, type Host } from '../../core/kernel/index.js';
+import type { CredentialStore } from '../../core/ports/index.js';
 import { createHostEnv, TEST_SYSTEM_TOKEN } from '../support/host-env.js';
 import { ManualClock } from '../support/manual-clock.js';
 import { onCleanup, postgresSchemaUrl, requireService } from '../support/services.js';
+import { createRunnerProtocolPlugin, type RunnerProtocolOptions } from '../../plugins/runner-protocol/index.js';
 
 export type StoreKind = 'sqlite' | 'postgres';
 
@@ -20,25 +23,59 @@ export interface RunnerHost {
   /** `http://127.0.0.1:<port>`: what a runner is configured with (plus `/<owner>/<repo>`). */
   readonly baseUrl: string;
   readonly systemToken: string;
+  /** The engine the runner-protocol plugin reports to (create runs, claim jobs, read results). */
+  readonly engine: Engine;
+  readonly reporting: Reporting;
+  /** The host's credential store (it holds the plugin's signing key: `loadSigningKey` reads the same key). */
+  readonly credentialStore: CredentialStore;
 }
 
 export interface RunnerHostOptions {
   readonly kind?: StoreKind;
   readonly env?: Record<string, string>;
+  /** Options of the runner-protocol plugin (e.g. a short poll hold); default: the plugin as the kernel loads it. */
+  readonly plugin?: RunnerProtocolOptions;
 }
 
+const GRABBER_ID = 'runner-test-grabber';
+
 /**
- * A started host (real HTTP on an ephemeral loopback port) with only the `runner-protocol`
- * plugin, on a manual clock the scripted runner signs its assertions with. Stopped after the test.
+ * A started host (real HTTP on an ephemeral loopback port) with the `engine` and
+ * `runner-protocol` plugins, on a manual clock the scripted runner signs its assertions with,
+ * and the engine's services taken out by a small test plugin. Stopped after the test.
  */
 export async function runnerHost(t: TestContext, options: RunnerHostOptions = {}): Promise<RunnerHost> {
-  const database = options.kind === 'postgres' ? { SVC_DATABASE_URL: postgresSchemaUrl(t, postgres.url ?? '').url } : {};
+  const schema = options.kind === 'postgres' ? postgresSchemaUrl(t, postgres.url ?? '') : undefined;
+  const database = schema === undefined ? {} : { SVC_DATABASE_URL: schema.url };
   const hostEnv = createHostEnv({ ...database, ...options.env });
   onCleanup(t, () => hostEnv.cleanup());
-  hostEnv.writePlugins('[[plugin]]\nid = "runner-protocol"\n');
+  hostEnv.writePlugins(`[[plugin]]\nid = "engine"\n\n[[plugin]]\nid = "runner-protocol"\n\n[[plugin]]\nid = "${GRABBER_ID}"\n`);
+  let grabbed: { engine: Engine; reporting: Reporting; credentialStore: CredentialStore } | undefined;
+  const grabber = definePlugin({
+    id: GRABBER_ID,
+    apiVersion: 1,
+    deps: { engine: engineServiceRef, reporting: reportingServiceRef, credentialStore: coreServices.credentialStore },
+    init: (deps) => void (grabbed = deps),
+  });
   const clock = new ManualClock(Date.UTC(2030, 0, 1));
-  const host = await createHost({ env: hostEnv.env, cwd: hostEnv.dir, logger: createSilentLogger(), clock });
+  const boot = () =>
+    createHost({
+      env: hostEnv.env,
+      cwd: hostEnv.dir,
+      logger: createSilentLogger(),
+      clock,
+      catalog: {
+        ...defaultCatalog,
+        plugins: {
+          ...defaultCatalog.plugins,
+          [GRABBER_ID]: async () => ({ plugin: grabber }),
+          ...(options.plugin === undefined ? {} : { 'runner-protocol': async () => ({ plugin: createRunnerProtocolPlugin(options.plugin) }) }),
+        },
+      },
+    });
+  const host = await boot();
   onCleanup(t, () => host.stop());
+  if (!grabbed) throw new Error('the engine plugin did not provide its services');
   const baseUrl = await host.start();
-  return { host, clock, baseUrl, systemToken: TEST_SYSTEM_TOKEN };
+  return { host, clock, baseUrl, systemToken: TEST_SYSTEM_TOKEN, ...grabbed };
 }

@@ -74,7 +74,7 @@ export async function send(
   log: string[],
   method: string,
   url: string,
-  options: { readonly headers?: Record<string, string>; readonly json?: unknown; readonly form?: Record<string, string> } = {},
+  options: { readonly headers?: Record<string, string>; readonly json?: unknown; readonly form?: Record<string, string>; readonly signal?: AbortSignal } = {},
 ): Promise<HttpResult> {
   const headers: Record<string, string> = { 'user-agent': 'GitHubActionsRunner-linux-x64/2.337.0 (scripted)', ...options.headers };
   let body: string | undefined;
@@ -86,7 +86,7 @@ export async function send(
     body = new URLSearchParams(options.form).toString();
   }
   if (headers['accept'] === undefined) headers['accept'] = 'application/json;api-version=6.0-preview.2';
-  const response = await fetch(url, { method, headers, ...(body === undefined ? {} : { body }) });
+  const response = await fetch(url, { method, headers, ...(body === undefined ? {} : { body }), ...(options.signal === undefined ? {} : { signal: options.signal }) });
   const text = await response.text();
   log.push(`${method} ${new URL(url).pathname} ${response.status}`);
   if (text === '') return { status: response.status, headers: response.headers, body: undefined };

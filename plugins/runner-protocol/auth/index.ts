@@ -24,3 +24,15 @@ export {
   type RunnerAuth,
 } from './require-runner-token.js';
 export { checkRegistrationCredential, type RegistrationPolicy } from './registration-policy.js';
+export {
+  createJobTokens,
+  JOB_TOKEN_MARGIN_SECS,
+  jobRecordIdOf,
+  jobTokenOf,
+  jobTokenTtlSeconds,
+  requireJobToken,
+  sendJobForbidden,
+  type JobTokenClaims,
+  type JobTokens,
+  type VerifiedJobToken,
+} from './job-token.js';

@@ -67,4 +67,53 @@ export const runnerProtocolMigrations: readonly Migration[] = [
       await db.schema.createIndex('runner_assertion_jtis_expiry').on('runner_assertion_jtis').columns(['expires_at']).execute();
     },
   },
+  {
+    name: '0003_sessions',
+    async up(db: AnyKysely) {
+      // One row per runner at most (the unique agent_id): a second live session is a conflict.
+      await db.schema
+        .createTable('runner_sessions')
+        .addColumn('session_id', 'text', (c) => c.primaryKey())
+        .addColumn('agent_id', 'bigint', (c) => c.notNull().unique())
+        .addColumn('pool_id', 'integer', (c) => c.notNull())
+        .addColumn('owner_name', 'text', (c) => c.notNull())
+        .addColumn('session_key', 'text', (c) => c.notNull())
+        .addColumn('use_fips', 'integer', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('runner_sessions_expiry').on('runner_sessions').columns(['expires_at']).execute();
+
+      await db.schema
+        .createTable('runner_messages')
+        .addColumn('id', 'bigint', (c) => c.primaryKey())
+        .addColumn('session_id', 'text', (c) => c.notNull())
+        .addColumn('agent_id', 'bigint', (c) => c.notNull())
+        .addColumn('message_type', 'text', (c) => c.notNull())
+        .addColumn('body', 'text')
+        .addColumn('request_id', 'bigint')
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('delivered_at', 'bigint')
+        .execute();
+      await db.schema.createIndex('runner_messages_session').on('runner_messages').columns(['session_id', 'id']).execute();
+      await db.schema.createIndex('runner_messages_agent').on('runner_messages').columns(['agent_id']).execute();
+
+      await db.schema
+        .createTable('runner_job_requests')
+        .addColumn('request_id', 'bigint', (c) => c.primaryKey())
+        .addColumn('attempt', 'integer', (c) => c.notNull())
+        .addColumn('agent_id', 'bigint', (c) => c.notNull())
+        .addColumn('run_id', 'bigint', (c) => c.notNull())
+        .addColumn('job_guid', 'text', (c) => c.notNull())
+        .addColumn('plan_id', 'text', (c) => c.notNull())
+        .addColumn('message_id', 'bigint', (c) => c.notNull())
+        .addColumn('accepted_at', 'bigint')
+        .addColumn('cancel_sent_at', 'bigint')
+        .addColumn('finished_at', 'bigint')
+        .addColumn('result', 'text')
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('runner_job_requests_agent').on('runner_job_requests').columns(['agent_id', 'finished_at']).execute();
+    },
+  },
 ];

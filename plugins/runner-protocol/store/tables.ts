@@ -51,9 +51,63 @@ export type RunnerAssertionJtisTable = {
   expires_at: number;
 };
 
+/** Legacy listener sessions (§2.2): at most one per runner; a poll renews `expires_at`. */
+export type RunnerSessionsTable = {
+  /** GUID. */
+  session_id: string;
+  agent_id: number;
+  pool_id: number;
+  owner_name: string;
+  /** The session's AES key, base64 (handed to the runner RSA-wrapped). */
+  session_key: string;
+  /** 1: the key is wrapped with OAEP-SHA256, 0: OAEP-SHA1 (`useFipsEncryption`). */
+  use_fips: number;
+  created_at: number;
+  /** A listener that stops polling loses its session at this time. */
+  expires_at: number;
+};
+
+/** Messages for a runner's listener (§2.3): kept until acknowledged (DELETE). */
+export type RunnerMessagesTable = {
+  id: number;
+  /** The session it is (to be) delivered on; moved to the runner's next session while undelivered. */
+  session_id: string;
+  agent_id: number;
+  message_type: string;
+  /** The plain JSON body until it is delivered, then null (delivered messages are never re-sent). */
+  body: string | null;
+  /** The job request (engine job id) the message is about, if any. */
+  request_id: number | null;
+  created_at: number;
+  delivered_at: number | null;
+};
+
+/** Jobs handed to runners over the legacy flow (§2.6-§2.8); `request_id` is the engine's job id. */
+export type RunnerJobRequestsTable = {
+  request_id: number;
+  /** The job's attempt the request is for (a re-run reuses the job row). */
+  attempt: number;
+  agent_id: number;
+  run_id: number;
+  /** The job message's `jobId` (timeline record GUID): what a JobCancellation names. */
+  job_guid: string;
+  plan_id: string;
+  message_id: number;
+  /** First lock renewal: the runner accepted the job (§2.3.3). */
+  accepted_at: number | null;
+  cancel_sent_at: number | null;
+  finished_at: number | null;
+  /** TaskResult name once finished. */
+  result: string | null;
+  created_at: number;
+};
+
 export type RunnerTables = {
   runner_sequences: RunnerSequencesTable;
   runner_pools: RunnerPoolsTable;
   runner_agents: RunnerAgentsTable;
   runner_assertion_jtis: RunnerAssertionJtisTable;
+  runner_sessions: RunnerSessionsTable;
+  runner_messages: RunnerMessagesTable;
+  runner_job_requests: RunnerJobRequestsTable;
 };

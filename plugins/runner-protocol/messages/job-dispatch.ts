@@ -1,0 +1,72 @@
+import type { Logger } from '../../../core/kernel/index.js';
+import type { Assignment, Engine } from '../../../core/engine/index.js';
+import type { Clock } from '../../../core/ports/index.js';
+import { MessageTypes } from '../../../core/protocol/index.js';
+import { jobTokenTtlSeconds, type JobTokens } from '../auth/index.js';
+import { buildJobMessage, jobIdFor, planIdFor, type ServerUrls } from '../job-message/index.js';
+import { engineRunnerId, type JobRequestsStore } from '../job-requests/index.js';
+import type { SessionRecord } from '../sessions/index.js';
+import type { AgentRecord, AgentsStore, RunnerDb } from '../store/index.js';
+import { planAssignment } from './job-plan.js';
+import type { MessageRecord, MessagesStore } from './messages-store.js';
+
+export interface JobDispatchDeps {
+  readonly db: RunnerDb;
+  readonly engine: Engine;
+  readonly jobTokens: JobTokens;
+  readonly messages: MessagesStore;
+  readonly requests: JobRequestsStore;
+  readonly agents: AgentsStore;
+  readonly clock: Clock;
+  readonly logger: Logger;
+}
+
+/**
+ * Turns a job the engine just handed this runner into a `PipelineAgentJobRequest` on its session:
+ * the job planned again from the run's files, a job token scoped to it, the message and our
+ * record of the request written together. The message waits in the store until a poll delivers
+ * it, so a claim made while the poll was going away is delivered on the session's next poll.
+ *
+ * A job whose message cannot be built (its workflow no longer plans) fails with the reason: no
+ * runner could run it, and leaving it claimed would only delay the same failure.
+ */
+export async function dispatchJob(
+  deps: JobDispatchDeps,
+  assignment: Assignment,
+  runner: AgentRecord,
+  session: SessionRecord,
+  serverUrls: ServerUrls,
+): Promise<MessageRecord | undefined> {
+  const { run, job } = assignment;
+  try {
+    const { plan, needs } = await planAssignment(assignment, await deps.engine.listJobs(run.id), serverUrls.publicUrl);
+    const planId = planIdFor(run);
+    const jobGuid = jobIdFor(planId, job);
+    const accessToken = await deps.jobTokens.mintJobToken(
+      { runId: run.id, jobId: job.id, agentId: runner.id, planId, timelineId: planId, attempt: job.attempt },
+      jobTokenTtlSeconds(job.timeoutMinutes),
+    );
+    const body = JSON.stringify(buildJobMessage({ assignment, plan, serverUrls, accessToken, needs, messageType: MessageTypes.PipelineAgentJobRequest }));
+    const now = deps.clock.now();
+    const message = await deps.db.transaction().execute(async (tx) => {
+      const queued = await deps.messages.enqueue(
+        { sessionId: session.sessionId, agentId: runner.id, messageType: MessageTypes.PipelineAgentJobRequest, body, requestId: job.id },
+        now,
+        tx,
+      );
+      await deps.requests.record(
+        { requestId: job.id, attempt: job.attempt, agentId: runner.id, runId: run.id, jobGuid, planId, messageId: queued.id, createdAt: now },
+        tx,
+      );
+      return queued;
+    });
+    await deps.agents.setStatus(runner.id, 'busy');
+    deps.logger.info({ agentId: runner.id, runId: run.id, jobId: job.id, messageId: message.id }, 'job handed to the runner');
+    return message;
+  } catch (error) {
+    const reason = `The job could not be handed to runner '${runner.name}': ${(error as Error).message}`;
+    deps.logger.error({ err: error, agentId: runner.id, runId: run.id, jobId: job.id }, 'job message failed; the job fails');
+    await deps.engine.completeJob(job.id, engineRunnerId(runner.id), { outcome: 'failure', reason });
+    return undefined;
+  }
+}

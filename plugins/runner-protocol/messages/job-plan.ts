@@ -1,0 +1,42 @@
+import { instancesDone, needsEntry, type Assignment, type JobRecord } from '../../../core/engine/index.js';
+import type { NeedsContext } from '../../../core/workflow/index.js';
+import { needsFromJobs, planFor, type JobPlan } from '../job-message/index.js';
+
+/** What the job message of an assignment is built from: its plan, and the `needs` context. */
+export interface PlannedAssignment {
+  readonly plan: JobPlan;
+  readonly needs: NeedsContext;
+}
+
+/**
+ * Plans an assignment's job again from the run's files, with the results of the jobs it needs
+ * (read from the engine's records of the run). The needs come from the planned job when it plans
+ * without them; a job whose instances were expanded from its needs (a matrix read from an output)
+ * only plans with them, so those are read from the job's own record first.
+ */
+export async function planAssignment(assignment: Assignment, runJobs: readonly JobRecord[], serverUrl: string): Promise<PlannedAssignment> {
+  if (assignment.job.needs.length === 0) return { plan: await planFor(assignment, { serverUrl }), needs: {} };
+  let needs: NeedsContext;
+  try {
+    const first = await planFor(assignment, { serverUrl });
+    needs = needsFromJobs(first.job, runJobs);
+  } catch {
+    needs = needsOfRecord(assignment.job, runJobs);
+  }
+  return { plan: await planFor(assignment, { serverUrl, needs }), needs };
+}
+
+/** The `needs` context from a job record alone: its needs are full job paths, keyed by the job's own scope. */
+function needsOfRecord(job: JobRecord, runJobs: readonly JobRecord[]): NeedsContext {
+  const prefix = job.jobKey.slice(0, job.jobKey.lastIndexOf('/') + 1);
+  const result: Record<string, NeedsContext[string]> = {};
+  for (const path of job.needs) {
+    const own = runJobs.filter((record) => record.jobKey === path);
+    const instances = own.length > 0 ? own : runJobs.filter((record) => record.jobKey.startsWith(`${path}/`));
+    if (instances.length === 0 || !instancesDone(instances)) continue;
+    const entry = needsEntry(instances);
+    const key = path.startsWith(prefix) ? path.slice(prefix.length) : path;
+    result[key] = { result: entry.result, outputs: own.length > 0 ? entry.outputs : {} };
+  }
+  return result;
+}

@@ -1,0 +1,8 @@
+// The Worker's side of a job in the legacy flow: timeline records, logs, the live console feed,
+// attachments and the JobCompleted plan event, taken with the job access token (auth/job-token.ts)
+// and turned into the engine's steps, log chunks, annotations and completion.
+export { registerWorkerRoutes } from './register-worker-routes.js';
+export { workerApiMigrations } from './worker-migrations.js';
+export { WORKER_LOCATIONS, fastifyPath, workerPath, type WorkerResource } from './route-paths.js';
+export type { WorkerApiDeps } from './worker-deps.js';
+export { LOG_PAGE_BODY_LIMIT } from './log-routes.js';

@@ -1,0 +1,90 @@
+/**
+ * Logs (§4.3): `POST …/plans/{planId}/logs` creates a TaskLog for a record (`path` is
+ * `logs\<recordId>`), `POST …/logs/{logId}` appends a page of it (the raw bytes of one page file:
+ * a UTF-8 BOM, then `<timestamp> <text>` lines). Each page is stored once, as one chunk of the
+ * job's log in the engine (`reporting.appendLog`), under the step whose record the log's path
+ * names (its `order`), or outside any step for the job record's own log.
+ *
+ * A page is recognised by its content digest: the HTTP stack's retry of an upload, or the
+ * Listener re-uploading a page, is answered like the first upload and stored nothing. (A page is
+ * claimed before it is stored; a claim whose request died is taken over after STALE_PAGE_MS.)
+ */
+import { createHash } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { ConflictError, NotFoundError } from '../../../core/kernel/index.js';
+import { vssDate } from '../vss/index.js';
+import { workerJob, type WorkerJob } from './job-access.js';
+import type { TaskLogRecord } from './logs-store.js';
+import { workerPath } from './route-paths.js';
+import { CreateLogBody, LogParams, PlanParams, type CreateLogBodyType, type LogParamsType, type PlanParamsType } from './schemas.js';
+import { viewRecord } from './timeline-record.js';
+import { planSecurity } from './worker-errors.js';
+import type { WorkerRouteDeps } from './worker-deps.js';
+
+/** A page closes at 8 MiB, after the line that crossed it: room for a long last line. */
+export const LOG_PAGE_BODY_LIMIT = 64 * 1024 * 1024;
+
+const RECORD_IN_PATH = /(?:^|[\\/])([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/;
+
+/** The TaskLog the runner reads back (it keeps `id`). */
+export function taskLogBody(log: TaskLogRecord) {
+  return { id: log.id, location: null, path: log.path, lineCount: log.lineCount, createdOn: vssDate(log.createdAt), lastChangedOn: vssDate(log.updatedAt) };
+}
+
+export function registerLogRoutes(app: FastifyInstance, deps: WorkerRouteDeps): void {
+  app.post<{ Params: PlanParamsType; Body: CreateLogBodyType }>(
+    workerPath('logs', { withoutLast: true }),
+    { schema: { params: PlanParams, body: CreateLogBody } },
+    async (request) => {
+      const worker = await workerJob(deps.engine, request);
+      const recordId = RECORD_IN_PATH.exec(request.body.path)?.[1]?.toLowerCase() ?? null;
+      return taskLogBody(await deps.logs.create(worker.scope, request.body.path, recordId));
+    },
+  );
+
+  app.post<{ Params: LogParamsType; Body: Buffer | string }>(
+    workerPath('logs'),
+    { schema: { params: LogParams }, bodyLimit: LOG_PAGE_BODY_LIMIT },
+    async (request) => {
+      const worker = await workerJob(deps.engine, request);
+      const log = await deps.logs.get(request.params.logId);
+      if (log === undefined) throw new NotFoundError(`plan ${worker.scope.planId} has no log ${request.params.logId}`, { code: 'log_not_found' });
+      if (log.jobRecordId !== worker.scope.jobRecordId) throw planSecurity(`log ${log.id} belongs to another job than ${worker.scope.jobRecordId}`);
+      const bytes = typeof request.body === 'string' ? Buffer.from(request.body, 'utf8') : Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+      return taskLogBody(await appendPage(deps, worker, log, bytes));
+    },
+  );
+}
+
+async function appendPage(deps: WorkerRouteDeps, worker: WorkerJob, log: TaskLogRecord, bytes: Buffer): Promise<TaskLogRecord> {
+  const digest = createHash('sha256').update(bytes).digest('hex');
+  const claim = await deps.logs.claimPage(log.id, digest);
+  if (claim === 'stored') return log;
+  if (claim === 'busy') throw new ConflictError(`this page of log ${log.id} is being stored by another request; send it again shortly`, { code: 'log_page_busy' });
+  try {
+    const text = stripBom(bytes.toString('utf8'));
+    let lineCount = 0;
+    if (text !== '') {
+      const stepNumber = await stepOfLog(deps, worker, log);
+      const ack = await deps.reporting.appendLog(worker.job.id, worker.runnerId, { ...(stepNumber === undefined ? {} : { stepNumber }), lines: [text] });
+      lineCount = ack.lineCount;
+    }
+    return (await deps.logs.pageStored(log.id, digest, lineCount)) ?? log;
+  } catch (error) {
+    await deps.logs.releasePage(log.id, digest);
+    throw error;
+  }
+}
+
+/** The step number of the record a log was created for; undefined for the job record or an unknown record. */
+async function stepOfLog(deps: WorkerRouteDeps, worker: WorkerJob, log: TaskLogRecord): Promise<number | undefined> {
+  if (log.recordId === null || log.recordId === worker.scope.jobRecordId) return undefined;
+  const stored = await deps.records.get(worker.scope, log.recordId);
+  if (stored === undefined) return undefined;
+  const view = viewRecord(stored.record);
+  return view.type?.toLowerCase() === 'job' ? undefined : view.order;
+}
+
+function stripBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}

@@ -1,0 +1,39 @@
+import type { Engine, Reporting } from '../../../core/engine/index.js';
+import type { BlobStore, Clock, Database } from '../../../core/ports/index.js';
+import type { JobTokens } from '../auth/index.js';
+import { createAttachmentsStore, type AttachmentsStore } from './attachments-store.js';
+import { createLogsStore, type LogsStore } from './logs-store.js';
+import { createRecordsStore, type RecordsStore } from './records-store.js';
+import { workerDb } from './worker-tables.js';
+
+/** What the plugin gives the Worker's routes. */
+export interface WorkerApiDeps {
+  readonly engine: Engine;
+  readonly reporting: Reporting;
+  readonly database: Database;
+  readonly blobs: BlobStore;
+  readonly clock: Clock;
+  readonly jobTokens: JobTokens;
+}
+
+/** What the routes share, built once per route group. */
+export interface WorkerRouteDeps {
+  readonly engine: Engine;
+  readonly reporting: Reporting;
+  readonly clock: Clock;
+  readonly records: RecordsStore;
+  readonly logs: LogsStore;
+  readonly attachments: AttachmentsStore;
+}
+
+export function createWorkerRouteDeps(deps: WorkerApiDeps): WorkerRouteDeps {
+  const db = workerDb(deps.database);
+  return {
+    engine: deps.engine,
+    reporting: deps.reporting,
+    clock: deps.clock,
+    records: createRecordsStore(db, deps.clock, deps.database.capabilities.rowLocks),
+    logs: createLogsStore(db, deps.clock),
+    attachments: createAttachmentsStore(db, deps.blobs, deps.clock),
+  };
+}
