@@ -63,6 +63,8 @@ export interface Engine {
   getRun(runId: number): Promise<RunRecord | undefined>;
   listJobs(runId: number): Promise<JobRecord[]>;
   getJob(jobId: number): Promise<JobRecord | undefined>;
+  /** The workflow files stored with a run, by path (what `Assignment.files` holds); empty for an unknown run. */
+  runFiles(runId: number): Promise<ReadonlyMap<string, string>>;
   events(runId: number, afterSeq?: number): Promise<StoredEvent[]>;
   /** Re-runs the scheduler over a run (after a lost notification, on another node, ...). */
   advance(runId: number): Promise<RunRecord | undefined>;
@@ -112,6 +114,10 @@ export function createEngine(deps: EngineDependencies): Engine {
   };
 
   const engine: Engine = {
+    async runFiles(runId) {
+      const files = await db.selectFrom('engine_run_files').select(['path', 'content']).where('run_id', '=', runId).execute();
+      return new Map(files.map((f) => [f.path, f.content]));
+    },
     async createRun(input) {
       return tx(async (uow) => {
         const runId = await insertRun(uow, input);

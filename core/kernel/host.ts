@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Clock, IdGenerator } from '../ports/index.js';
@@ -59,6 +60,8 @@ export async function createHost(options: HostOptions): Promise<Host> {
   let state: HostState = 'booting';
   let baseUrl: string | undefined = config.env.publicUrl;
   const shutdown = new AbortController();
+  // Every long poll and stream listens to this one signal: thousands of listeners are expected.
+  setMaxListeners(0, shutdown.signal);
   const container = new ServiceContainer();
   let plugins: InitializedPlugins;
   let app: FastifyInstance;

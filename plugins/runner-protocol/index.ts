@@ -2,12 +2,15 @@ import { coreServices, definePlugin, readVersions } from '../../core/kernel/inde
 import { engineServiceRef, reportingServiceRef } from '../../core/engine/index.js';
 import { authenticateCaller, registerAgentRoutes, registerPoolRoutes } from './agents/index.js';
 import { registerTokenRoute } from './auth/index.js';
+import { registerBrokerRoutes } from './broker/index.js';
+import { registerRunServiceRoutes } from './run-service/index.js';
 import { registerConnectionDataRoute, registerJitRoute, registerRegistrationRoute } from './registration/index.js';
 import { createRunnerProtocolServices } from './services.js';
 import { runnerProtocolMigrations } from './store/index.js';
 import { createLegacyFlow } from './messages/index.js';
 import type { LegacyFlowTimings } from './sessions/index.js';
 import { installVssErrorHandler } from './vss/index.js';
+import { createActionTickets, createGitMirror, registerActionDownloadRoute } from './action-download/index.js';
 import { registerWorkerRoutes, workerApiMigrations } from './worker-api/index.js';
 
 export { createRunnerProtocolServices, type RunnerProtocolServices, type ServiceInputs } from './services.js';
@@ -38,13 +41,15 @@ export function createRunnerProtocolPlugin(options: RunnerProtocolOptions = {}) 
       credentialStore: coreServices.credentialStore,
       systemAuth: coreServices.systemAuth,
       blobStore: coreServices.blobStore,
+      blobSigner: coreServices.blobSigner,
+      snapshots: coreServices.snapshots,
       engine: engineServiceRef,
       reporting: reportingServiceRef,
       notifier: coreServices.notifier,
       lifecycle: coreServices.lifecycle,
       logger: coreServices.logger,
     },
-    async init({ config, database, clock, ids, credentialStore, systemAuth, blobStore, engine, reporting, notifier, lifecycle, logger }, env) {
+    async init({ config, database, clock, ids, credentialStore, systemAuth, blobStore, blobSigner, snapshots, engine, reporting, notifier, lifecycle, logger }, env) {
       const services = await createRunnerProtocolServices({
         database,
         clock,
@@ -54,6 +59,7 @@ export function createRunnerProtocolPlugin(options: RunnerProtocolOptions = {}) 
         policy: config.env.registrationPolicy,
         publicUrl: config.env.publicUrl,
         runnerVersion: readVersions().runnerVersion,
+        runnerFlow: config.env.runnerFlow,
       });
       // One append-only list, in name order: store/'s migrations and the Worker's (worker-api/).
       env.addMigrations([...runnerProtocolMigrations, ...workerApiMigrations].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)));
@@ -78,6 +84,17 @@ export function createRunnerProtocolPlugin(options: RunnerProtocolOptions = {}) 
         auth: 'public',
         register: (app) => registerWorkerRoutes(app, { engine, reporting, database, blobs: blobStore, clock, jobTokens: services.jobTokens }),
       });
+      // Action download info (job access token): tickets for the remote actions the job declares.
+      const tickets = createActionTickets({
+        mirror: config.env.actionsMirrorDir === undefined ? undefined : createGitMirror(config.env.actionsMirrorDir),
+        blobs: blobStore,
+        signer: blobSigner,
+        baseUrl: () => lifecycle.publicUrl(),
+      });
+      env.addRoutes({
+        auth: 'public',
+        register: (app) => registerActionDownloadRoute(app, { engine, snapshots, jobTokens: services.jobTokens, tickets, serverUrl: () => lifecycle.publicUrl() }),
+      });
       // The listener's legacy flow (runner token): sessions, the message long poll, job requests.
       const legacy = createLegacyFlow({
         ...services,
@@ -90,8 +107,14 @@ export function createRunnerProtocolPlugin(options: RunnerProtocolOptions = {}) 
         shutdownSignal: lifecycle.shutdownSignal,
         publicUrl: () => lifecycle.publicUrl(),
         ...(options.timings === undefined ? {} : { timings: options.timings }),
+        migrateToBroker: config.env.runnerFlow === 'broker',
       });
       env.addRoutes({ auth: 'public', register: (app) => legacy.registerRoutes(app) });
+      // The broker flow (§2.5-§2.8) on the same stores and long poll: always served, so a runner
+      // configured for it keeps working whatever SVC_RUNNER_FLOW says now.
+      const flowDeps = { ...legacy.deps, ids, runnerAuth: services.runnerAuth };
+      env.addRoutes({ auth: 'public', register: (app) => registerBrokerRoutes(app, flowDeps) });
+      env.addRoutes({ auth: 'public', register: (app) => registerRunServiceRoutes(app, flowDeps) });
       env.addWorker(legacy.sweeper);
     },
   });

@@ -44,6 +44,8 @@ export interface ServiceInputs {
   readonly policy: RegistrationPolicy;
   readonly publicUrl: string | undefined;
   readonly runnerVersion: string;
+  /** `SVC_RUNNER_FLOW`: agents registered from now on are told `UseV2Flow` when `broker`. */
+  readonly runnerFlow?: 'legacy' | 'broker';
 }
 
 export async function createRunnerProtocolServices(inputs: ServiceInputs): Promise<RunnerProtocolServices> {
@@ -63,8 +65,8 @@ export async function createRunnerProtocolServices(inputs: ServiceInputs): Promi
     registry,
     provisioner: createJitProvisioner({ registry, pools, runnerVersion: inputs.runnerVersion }),
     urls: createRunnerUrls(inputs.publicUrl),
-    // The legacy session + message queue until the broker lands (§1.6).
-    flow: { useV2Flow: false },
+    // §1.6: the runner reads UseV2Flow/ServerUrlV2 from its agent at configure time.
+    flow: { useV2Flow: inputs.runnerFlow === 'broker' },
     policy: inputs.policy,
     systemAuth: inputs.systemAuth,
   };

@@ -1,7 +1,7 @@
 import type { TestContext } from 'node:test';
 import { engineServiceRef, reportingServiceRef, type Engine, type Reporting } from '../../core/engine/index.js';
 import { coreServices, createHost, createSilentLogger, defaultCatalog, definePlugin, type Host } from '../../core/kernel/index.js';
-import type { CredentialStore } from '../../core/ports/index.js';
+import type { CredentialStore, SnapshotStore } from '../../core/ports/index.js';
 import { createHostEnv, TEST_SYSTEM_TOKEN } from '../support/host-env.js';
 import { ManualClock } from '../support/manual-clock.js';
 import { onCleanup, postgresSchemaUrl, requireService } from '../support/services.js';
@@ -28,6 +28,8 @@ export interface RunnerHost {
   readonly reporting: Reporting;
   /** The host's credential store (it holds the plugin's signing key: `loadSigningKey` reads the same key). */
   readonly credentialStore: CredentialStore;
+  /** The host's snapshot store (runs of `svc run` uploads are commits in it). */
+  readonly snapshots: SnapshotStore;
 }
 
 export interface RunnerHostOptions {
@@ -35,6 +37,8 @@ export interface RunnerHostOptions {
   readonly env?: Record<string, string>;
   /** Options of the runner-protocol plugin (e.g. a short poll hold); default: the plugin as the kernel loads it. */
   readonly plugin?: RunnerProtocolOptions;
+  /** More plugins to load by id (e.g. `blobs`, to download signed URLs). */
+  readonly plugins?: readonly string[];
 }
 
 const GRABBER_ID = 'runner-test-grabber';
@@ -49,12 +53,13 @@ export async function runnerHost(t: TestContext, options: RunnerHostOptions = {}
   const database = schema === undefined ? {} : { SVC_DATABASE_URL: schema.url };
   const hostEnv = createHostEnv({ ...database, ...options.env });
   onCleanup(t, () => hostEnv.cleanup());
-  hostEnv.writePlugins(`[[plugin]]\nid = "engine"\n\n[[plugin]]\nid = "runner-protocol"\n\n[[plugin]]\nid = "${GRABBER_ID}"\n`);
-  let grabbed: { engine: Engine; reporting: Reporting; credentialStore: CredentialStore } | undefined;
+  const extra = (options.plugins ?? []).map((id) => `[[plugin]]\nid = "${id}"\n\n`).join('');
+  hostEnv.writePlugins(`[[plugin]]\nid = "engine"\n\n[[plugin]]\nid = "runner-protocol"\n\n${extra}[[plugin]]\nid = "${GRABBER_ID}"\n`);
+  let grabbed: { engine: Engine; reporting: Reporting; credentialStore: CredentialStore; snapshots: SnapshotStore } | undefined;
   const grabber = definePlugin({
     id: GRABBER_ID,
     apiVersion: 1,
-    deps: { engine: engineServiceRef, reporting: reportingServiceRef, credentialStore: coreServices.credentialStore },
+    deps: { engine: engineServiceRef, reporting: reportingServiceRef, credentialStore: coreServices.credentialStore, snapshots: coreServices.snapshots },
     init: (deps) => void (grabbed = deps),
   });
   const clock = new ManualClock(Date.UTC(2030, 0, 1));

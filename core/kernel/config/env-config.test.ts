@@ -38,6 +38,12 @@ describe('SVC_* environment', () => {
     });
   }
 
+  it('reads SVC_RUNNER_FLOW: legacy by default, broker on request, anything else refused', () => {
+    assert.equal(readEnvConfig({}).runnerFlow, 'legacy');
+    assert.equal(readEnvConfig({ SVC_RUNNER_FLOW: 'Broker' }).runnerFlow, 'broker');
+    assert.throws(() => readEnvConfig({ SVC_RUNNER_FLOW: 'v2' }), /SVC_RUNNER_FLOW='v2' is not allowed/);
+  });
+
   it('refuses permissive registration on a non-loopback listener', () => {
     assert.throws(() => readEnvConfig({ SVC_REGISTRATION_POLICY: 'permissive', SVC_LISTEN: '0.0.0.0:9090' }), /only allowed on a loopback listener/);
     assert.equal(readEnvConfig({ SVC_REGISTRATION_POLICY: 'permissive' }).registrationPolicy, 'permissive');
@@ -48,6 +54,12 @@ describe('SVC_* environment', () => {
     assert.throws(() => readEnvConfig({ SVC_CREDENTIAL_STORE: 'vault' }), /SVC_CREDENTIAL_STORE='vault' is not allowed; use one of: file, memory, os/);
     assert.throws(() => readEnvConfig({ SVC_REGISTRATION_POLICY: 'open' }), /strict, permissive/);
     assert.throws(() => readEnvConfig({ SVC_LOG_LEVEL: 'loud' }), /SVC_LOG_LEVEL/);
+  });
+
+  it('takes SVC_ACTIONS_MIRROR_DIR as an absolute path only', () => {
+    assert.equal(readEnvConfig({}).actionsMirrorDir, undefined);
+    assert.equal(readEnvConfig({ SVC_ACTIONS_MIRROR_DIR: '/srv/actions' }).actionsMirrorDir, '/srv/actions');
+    assert.throws(() => readEnvConfig({ SVC_ACTIONS_MIRROR_DIR: 'actions' }), /SVC_ACTIONS_MIRROR_DIR='actions' must be an absolute path/);
   });
 
   it('checks URL variables', () => {

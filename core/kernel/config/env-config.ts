@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { isAbsolute } from 'node:path';
 import { ConfigError } from '../errors.js';
 import { integerKnob, switchOffByDefault, switchOnByDefault, type KnobReport } from './knobs.js';
 
@@ -11,6 +12,8 @@ export interface ListenAddress {
 
 export type CredentialStoreKind = 'file' | 'memory' | 'os';
 export type RegistrationPolicy = 'strict' | 'permissive';
+/** Which listener flow runners are put on: the legacy message queue, or the broker + run service. */
+export type RunnerFlow = 'legacy' | 'broker';
 
 /** Everything read from SVC_* variables, validated and with the spec's fallbacks applied. */
 export interface EnvConfig {
@@ -25,8 +28,12 @@ export interface EnvConfig {
   readonly redisUrl: string | undefined;
   readonly logLevel: string;
   readonly registrationPolicy: RegistrationPolicy;
+  /** SVC_RUNNER_FLOW (default `legacy`). */
+  readonly runnerFlow: RunnerFlow;
   readonly forgeApiUrl: string;
   readonly forgeToken: string | undefined;
+  /** Directory of bare action repositories (`<dir>/<owner>/<repo>.git`) served to runners before the forge. */
+  readonly actionsMirrorDir: string | undefined;
   readonly webhookSecret: string | undefined;
   readonly enableAppRegistration: boolean;
   readonly webhook: {
@@ -110,6 +117,12 @@ function urlWithScheme(name: string, raw: string | undefined, schemes: readonly 
   return raw.trim();
 }
 
+function absolutePath(name: string, raw: string | undefined): string | undefined {
+  if (raw === undefined || raw.trim() === '') return undefined;
+  if (!isAbsolute(raw.trim())) throw new ConfigError(`${name}='${raw}' must be an absolute path, e.g. /srv/svc/actions`);
+  return raw.trim();
+}
+
 function nonEmpty(raw: string | undefined): string | undefined {
   return raw === undefined || raw === '' ? undefined : raw;
 }
@@ -141,8 +154,10 @@ export function readEnvConfig(env: Env): EnvConfig {
     redisUrl: urlWithScheme('SVC_REDIS_URL', env.SVC_REDIS_URL, ['redis:', 'rediss:']),
     logLevel,
     registrationPolicy,
+    runnerFlow: oneOf('SVC_RUNNER_FLOW', env.SVC_RUNNER_FLOW, ['legacy', 'broker'] as const) ?? 'legacy',
     forgeApiUrl: httpUrl('SVC_FORGE_API_URL', env.SVC_FORGE_API_URL) ?? DEFAULT_FORGE_API_URL,
     forgeToken: nonEmpty(env.SVC_FORGE_TOKEN),
+    actionsMirrorDir: absolutePath('SVC_ACTIONS_MIRROR_DIR', env.SVC_ACTIONS_MIRROR_DIR),
     webhookSecret: nonEmpty(env.SVC_WEBHOOK_SECRET),
     enableAppRegistration: switchOffByDefault(env.SVC_ENABLE_APP_REGISTRATION),
     webhook: {

@@ -3,7 +3,7 @@ import type { Assignment, Engine } from '../../../core/engine/index.js';
 import type { Clock } from '../../../core/ports/index.js';
 import { MessageTypes } from '../../../core/protocol/index.js';
 import { jobTokenTtlSeconds, type JobTokens } from '../auth/index.js';
-import { buildJobMessage, jobIdFor, planIdFor, type ServerUrls } from '../job-message/index.js';
+import { buildJobMessage, jobIdFor, planIdFor, type JobMessageType, type ServerUrls } from '../job-message/index.js';
 import { engineRunnerId, type JobRequestsStore } from '../job-requests/index.js';
 import type { SessionRecord } from '../sessions/index.js';
 import type { AgentRecord, AgentsStore, RunnerDb } from '../store/index.js';
@@ -22,7 +22,8 @@ export interface JobDispatchDeps {
 }
 
 /**
- * Turns a job the engine just handed this runner into a `PipelineAgentJobRequest` on its session:
+ * Turns a job the engine just handed this runner into a job message on its session
+ * (`PipelineAgentJobRequest`, or `RunnerJobRequest` for the broker: the body then waits for `acquirejob`):
  * the job planned again from the run's files, a job token scoped to it, the message and our
  * record of the request written together. The message waits in the store until a poll delivers
  * it, so a claim made while the poll was going away is delivered on the session's next poll.
@@ -36,6 +37,7 @@ export async function dispatchJob(
   runner: AgentRecord,
   session: SessionRecord,
   serverUrls: ServerUrls,
+  messageType: JobMessageType = MessageTypes.PipelineAgentJobRequest,
 ): Promise<MessageRecord | undefined> {
   const { run, job } = assignment;
   try {
@@ -46,11 +48,11 @@ export async function dispatchJob(
       { runId: run.id, jobId: job.id, agentId: runner.id, planId, timelineId: planId, attempt: job.attempt },
       jobTokenTtlSeconds(job.timeoutMinutes),
     );
-    const body = JSON.stringify(buildJobMessage({ assignment, plan, serverUrls, accessToken, needs, messageType: MessageTypes.PipelineAgentJobRequest }));
+    const body = JSON.stringify(buildJobMessage({ assignment, plan, serverUrls, accessToken, needs, messageType }));
     const now = deps.clock.now();
     const message = await deps.db.transaction().execute(async (tx) => {
       const queued = await deps.messages.enqueue(
-        { sessionId: session.sessionId, agentId: runner.id, messageType: MessageTypes.PipelineAgentJobRequest, body, requestId: job.id },
+        { sessionId: session.sessionId, agentId: runner.id, messageType, body, requestId: job.id },
         now,
         tx,
       );

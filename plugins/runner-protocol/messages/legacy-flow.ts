@@ -32,11 +32,15 @@ export interface LegacyFlowInputs {
   readonly jobTokens: JobTokens;
   readonly urls: RunnerUrls;
   readonly timings?: Partial<LegacyFlowTimings>;
+  /** `SVC_RUNNER_FLOW=broker`: legacy polls answer `BrokerMigration`. */
+  readonly migrateToBroker?: boolean;
 }
 
 /** The legacy session + message flow: its routes (one group behind the runner token) and its sweeper. */
 export interface LegacyFlow {
   readonly timings: LegacyFlowTimings;
+  /** The stores and long poll the broker and run-service routes share with this flow. */
+  readonly deps: MessageRoutesDeps;
   registerRoutes(app: FastifyInstance): Promise<void>;
   readonly sweeper: Worker;
 }
@@ -72,10 +76,12 @@ export function createLegacyFlow(inputs: LegacyFlowInputs): LegacyFlow {
     cancelTimeoutMs: timings.cancelTimeoutMs,
     publicUrl: inputs.publicUrl,
     shutdownSignal: inputs.shutdownSignal,
+    migrateToBroker: inputs.migrateToBroker ?? false,
   };
 
   return {
     timings,
+    deps: messageDeps,
     async registerRoutes(app) {
       installVssErrorHandler(app);
       await app.register(async (runnerRoutes) => {

@@ -22,6 +22,11 @@ export interface PollContext {
   readonly session: SessionRecord;
   readonly poll: PollSignal;
   readonly serverUrls: ServerUrls;
+  /**
+   * Broker flow: jobs go out as `RunnerJobRequest` messages whose job message (built for the run
+   * service at `serverUrls.api`) waits for `acquirejob`. Legacy: `PipelineAgentJobRequest`.
+   */
+  readonly broker?: boolean;
 }
 
 /** A message claimed for delivery, with the body to send. */
@@ -68,8 +73,10 @@ export async function nextMessage(deps: LongPollDeps, context: PollContext): Pro
     }
 
     const assignment = await deps.engine.waitForJob(identity, { timeoutMs: deps.timings.pollHoldMs, leaseMs: deps.timings.deliveryLeaseMs, signal: poll.signal });
-    if (assignment !== undefined) await dispatchJob(deps, assignment, runner, session, context.serverUrls);
-    else if (poll.signal.aborted) return undefined;
+    if (assignment !== undefined) {
+      const messageType = context.broker === true ? MessageTypes.RunnerJobRequest : MessageTypes.PipelineAgentJobRequest;
+      await dispatchJob(deps, assignment, runner, session, context.serverUrls, messageType);
+    } else if (poll.signal.aborted) return undefined;
   }
 }
 
@@ -79,7 +86,8 @@ async function claimDelivery(deps: LongPollDeps, message: MessageRecord, agentId
     await deps.messages.drop(message.id);
     return undefined;
   }
-  if (message.requestId !== null && message.messageType === MessageTypes.PipelineAgentJobRequest) {
+  const brokerJob = message.messageType === MessageTypes.RunnerJobRequest;
+  if (message.requestId !== null && (brokerJob || message.messageType === MessageTypes.PipelineAgentJobRequest)) {
     const job = await deps.engine.getJob(message.requestId);
     const stillOurs = job !== undefined && job.status === 'in_progress' && job.runnerId === engineRunnerId(agentId) && !job.cancelRequested;
     if (!stillOurs) {
@@ -88,7 +96,8 @@ async function claimDelivery(deps: LongPollDeps, message: MessageRecord, agentId
       return undefined;
     }
   }
-  if (!(await deps.messages.markDelivered(message.id, deps.clock.now()))) return undefined;
+  // A broker job message keeps its job message body for `acquirejob`.
+  if (!(await deps.messages.markDelivered(message.id, deps.clock.now(), brokerJob))) return undefined;
   return { message, body: message.body };
 }
 

@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../../core/ports/index.js';
-import { messageDeleteQuerySchema, messagePollQuerySchema, type MessagePollQuery } from '../../../core/protocol/index.js';
+import { MessageTypes, messageDeleteQuerySchema, messagePollQuerySchema, type BrokerMigrationBody, type MessagePollQuery } from '../../../core/protocol/index.js';
 import { runnerOf } from '../auth/index.js';
 import type { ServerUrls } from '../job-message/index.js';
 import { poolIdParamsSchema, requireRunnerPool, type SessionsStore } from '../sessions/index.js';
 import type { PoolsStore } from '../store/index.js';
-import { tenantUrl, type RunnerUrls } from '../urls/index.js';
+import { brokerUrl, tenantUrl, type RunnerUrls } from '../urls/index.js';
 import { VssError } from '../vss/index.js';
 import { nextMessage, type LongPollDeps } from './long-poll.js';
 import { taskAgentMessageWire } from './message-wire.js';
@@ -21,7 +21,12 @@ export interface MessageRoutesDeps extends LongPollDeps {
   /** `github.server_url` of job messages (the host's public URL). */
   readonly publicUrl: () => string;
   readonly shutdownSignal: AbortSignal;
+  /** `SVC_RUNNER_FLOW=broker`: every legacy poll answers `BrokerMigration` (§2.5.4). */
+  readonly migrateToBroker: boolean;
 }
+
+/** The id of the (unstored) `BrokerMigration` message; the runner's DELETE of it is ignored. */
+export const BROKER_MIGRATION_MESSAGE_ID = 0;
 
 const messageParamsSchema = {
   type: 'object',
@@ -52,6 +57,13 @@ export function registerMessageRoutes(app: FastifyInstance, deps: MessageRoutesD
       const session = await deps.sessions.touch(sessionId, runner.id, now, lease(now));
       if (!session) throw new VssError(404, 'TaskAgentSessionExpiredException', `The session ${sessionId} has expired or does not exist`);
 
+      if (deps.migrateToBroker) {
+        // The runner polls the broker once with this session id, then comes back here: the answer
+        // stays BrokerMigration for as long as the server wants it on the broker.
+        const body: BrokerMigrationBody = { brokerBaseUrl: brokerUrl(deps.urls.base(request)) };
+        const message = { id: BROKER_MIGRATION_MESSAGE_ID, messageType: MessageTypes.BrokerMigration };
+        return reply.type('application/json').send(taskAgentMessageWire(message, JSON.stringify(body), session.sessionKey));
+      }
       const serverUrls: ServerUrls = { api: tenantUrl(deps.urls.base(request)), publicUrl: deps.publicUrl() };
       const poll = pollSignal(reply, deps.timings.pollHoldMs, deps.shutdownSignal);
       try {

@@ -29,9 +29,15 @@ export interface MessagesStore {
   nextUndelivered(sessionId: string): Promise<MessageRecord | undefined>;
   /**
    * Claims a message for delivery (a poll of the same session on another node cannot send it too)
-   * and forgets its body: a delivered message is never sent again.
+   * and forgets its body (unless `keepBody`: a broker job message's body waits for `acquirejob`):
+   * a delivered message is never sent again.
    */
-  markDelivered(id: number, now: number): Promise<boolean>;
+  markDelivered(id: number, now: number, keepBody?: boolean): Promise<boolean>;
+  /**
+   * Takes the body of a delivered broker job message (`RunnerJobRequest`, kept for `acquirejob`)
+   * and forgets it: true for exactly one caller, so a job is acquired once.
+   */
+  takeJobBody(requestId: number, agentId: number): Promise<{ readonly body: string } | { readonly taken: true } | undefined>;
   drop(id: number): Promise<void>;
   /** The runner's DELETE: only its own messages, on the session it names. */
   acknowledge(id: number, sessionId: string, agentId: number): Promise<boolean>;
@@ -75,15 +81,44 @@ export function createMessagesStore(db: RunnerDb): MessagesStore {
       const row = await db.selectFrom('runner_messages').selectAll().where('session_id', '=', sessionId).where('delivered_at', 'is', null).orderBy('id').limit(1).executeTakeFirst();
       return row ? toMessage(row) : undefined;
     },
-    async markDelivered(id, now) {
-      const result = await db.updateTable('runner_messages').set({ delivered_at: now, body: null }).where('id', '=', id).where('delivered_at', 'is', null).executeTakeFirst();
+    async markDelivered(id, now, keepBody = false) {
+      const result = await db
+        .updateTable('runner_messages')
+        .set(keepBody ? { delivered_at: now } : { delivered_at: now, body: null })
+        .where('id', '=', id)
+        .where('delivered_at', 'is', null)
+        .executeTakeFirst();
       return Number(result.numUpdatedRows) > 0;
+    },
+    async takeJobBody(requestId, agentId) {
+      const row = await db
+        .selectFrom('runner_messages')
+        .select(['id', 'body'])
+        .where('request_id', '=', requestId)
+        .where('agent_id', '=', agentId)
+        .where('message_type', '=', 'RunnerJobRequest')
+        .where('delivered_at', 'is not', null)
+        .orderBy('id', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+      if (row === undefined) return undefined;
+      if (row.body === null) return { taken: true };
+      const result = await db.updateTable('runner_messages').set({ body: null }).where('id', '=', row.id).where('body', 'is not', null).executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0 ? { body: row.body } : { taken: true };
     },
     async drop(id) {
       await db.deleteFrom('runner_messages').where('id', '=', id).execute();
     },
     async acknowledge(id, sessionId, agentId) {
-      const result = await db.deleteFrom('runner_messages').where('id', '=', id).where('session_id', '=', sessionId).where('agent_id', '=', agentId).executeTakeFirst();
+      // A broker job message still waiting for `acquirejob` stays (after a BrokerMigration the runner
+      // deletes the broker message's id on the legacy queue once it has processed it).
+      const result = await db
+        .deleteFrom('runner_messages')
+        .where('id', '=', id)
+        .where('session_id', '=', sessionId)
+        .where('agent_id', '=', agentId)
+        .where((eb) => eb.or([eb('message_type', '!=', 'RunnerJobRequest'), eb('body', 'is', null)]))
+        .executeTakeFirst();
       return Number(result.numDeletedRows) > 0;
     },
     async prune(before) {

@@ -25,6 +25,8 @@ export interface SessionsStore {
   create(session: SessionRecord, now: number): Promise<CreateSessionResult>;
   /** The runner's live session with this id, its lease extended to `expiresAt`; undefined when unknown or expired. */
   touch(sessionId: string, agentId: number, now: number, expiresAt: number): Promise<SessionRecord | undefined>;
+  /** Ends whatever session the runner has (the broker's `DELETE session` names none); false when it had none. */
+  removeOfAgent(agentId: number): Promise<boolean>;
   /** Ends the runner's session; false when it had no session with this id. */
   remove(sessionId: string, agentId: number): Promise<boolean>;
   /** Sessions whose lease ran out before `now`, oldest first. */
@@ -101,6 +103,10 @@ export function createSessionsStore(db: RunnerDb): SessionsStore {
     },
     async remove(sessionId, agentId) {
       const result = await db.deleteFrom('runner_sessions').where('session_id', '=', sessionId).where('agent_id', '=', agentId).executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    },
+    async removeOfAgent(agentId) {
+      const result = await db.deleteFrom('runner_sessions').where('agent_id', '=', agentId).executeTakeFirst();
       return Number(result.numDeletedRows) > 0;
     },
     async expired(now, limit) {

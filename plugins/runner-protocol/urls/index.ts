@@ -1,1 +1,1 @@
-export { brokerUrl, createRunnerUrls, isSubdomainOf, normalizeUrl, tenantUrl, TOKEN_PATH, tokenUrl, type RunnerUrls } from './runner-urls.js';
+export { brokerUrl, createRunnerUrls, isSubdomainOf, normalizeUrl, runServiceUrl, tenantUrl, TOKEN_PATH, tokenUrl, type RunnerUrls } from './runner-urls.js';

@@ -32,6 +32,11 @@ export function brokerUrl(base: string): string {
   return `${base}/broker/`;
 }
 
+/** The run service base (`run_service_url`, and the SystemVssConnection of `RunnerJobRequest` jobs), ending with `/`. */
+export function runServiceUrl(base: string): string {
+  return `${base}/run-service/`;
+}
+
 /** A URL compared the way the runner's `Uri.AbsoluteUri` normalises it (case, default port). */
 export function normalizeUrl(url: string): string | undefined {
   try {

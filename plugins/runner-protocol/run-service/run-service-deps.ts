@@ -1,0 +1,18 @@
+import type { Engine } from '../../../core/engine/index.js';
+import type { Clock } from '../../../core/ports/index.js';
+import type { JobTokens, RunnerAuth } from '../auth/index.js';
+import type { JobRequestsStore } from '../job-requests/index.js';
+import type { MessagesStore } from '../messages/index.js';
+import type { LegacyFlowTimings } from '../sessions/index.js';
+import type { AgentsStore } from '../store/index.js';
+
+export interface RunServiceDeps {
+  readonly engine: Engine;
+  readonly messages: MessagesStore;
+  readonly requests: JobRequestsStore;
+  readonly agents: AgentsStore;
+  readonly clock: Clock;
+  readonly timings: LegacyFlowTimings;
+  readonly runnerAuth: RunnerAuth;
+  readonly jobTokens: JobTokens;
+}
