@@ -16,7 +16,8 @@ import { InputError } from '../../../core/kernel/index.js';
 import { workerJob } from './job-access.js';
 import { workerPath } from './route-paths.js';
 import { PlanEventBody, PlanParams, type PlanEventBodyType, type PlanParamsType } from './schemas.js';
-import { outcomeOf, parseTaskResult } from './wire-enums.js';
+import { completionOf } from '../job-requests/index.js';
+import { parseTaskResult } from './wire-enums.js';
 import { planSecurity, planTerminated } from './worker-errors.js';
 import type { WorkerRouteDeps } from './worker-deps.js';
 
@@ -38,7 +39,7 @@ export function registerPlanEventsRoute(app: FastifyInstance, deps: WorkerRouteD
       }
       const result = parseTaskResult(event.result, 'JobCompleted result');
       if (result === undefined) throw new InputError('JobCompleted needs a result (succeeded, failed, canceled, ...)', { code: 'plan_event_invalid' });
-      const { outcome, reason } = outcomeOf(result);
+      const { outcome, reason } = completionOf(result);
       const outputs = outputsOf(event.outputs);
       const done = await deps.engine.completeJob(worker.job.id, worker.runnerId, { outcome, outputs, ...(reason === undefined ? {} : { reason }) });
       if (!done) {

@@ -5,8 +5,9 @@
  * src/Sdk/DTWebApi/WebApi/IssueType.cs (Error = 1, Warning = 2, Notice = 3).
  */
 import { InputError } from '../../../core/kernel/index.js';
-import type { AnnotationLevel, Conclusion, JobOutcome, Status } from '../../../core/engine/index.js';
+import type { AnnotationLevel, Conclusion, Status } from '../../../core/engine/index.js';
 import { TASK_RESULTS, TIMELINE_RECORD_STATES, type TaskResultName, type TimelineRecordStateName } from '../../../core/protocol/index.js';
+import { completionOf } from '../job-requests/index.js';
 
 export const ISSUE_TYPES = ['error', 'warning', 'notice'] as const;
 export type IssueTypeName = (typeof ISSUE_TYPES)[number];
@@ -30,31 +31,12 @@ export const parseTaskResult = (value: unknown, field = 'result'): TaskResultNam
 export const parseRecordState = (value: unknown, field = 'state'): TimelineRecordStateName | undefined => parseEnum(TIMELINE_RECORD_STATES, 0, value, field);
 export const parseIssueType = (value: unknown, field = 'issue type'): IssueTypeName | undefined => parseEnum(ISSUE_TYPES, 1, value, field);
 
-/**
- * A job's outcome from its TaskResult (the runner's own TaskResult → conclusion rule: with
- * issues is still a success; abandoned counts as a failure).
- */
-export function outcomeOf(result: TaskResultName): { readonly outcome: JobOutcome; readonly reason?: string } {
-  switch (result) {
-    case 'succeeded':
-    case 'succeededWithIssues':
-      return { outcome: 'success' };
-    case 'failed':
-      return { outcome: 'failure' };
-    case 'canceled':
-      return { outcome: 'cancelled' };
-    case 'skipped':
-      return { outcome: 'skipped' };
-    case 'abandoned':
-      return { outcome: 'failure', reason: 'The runner abandoned the job.' };
-  }
-}
 
 /** A step's status and conclusion from its record's state and result. */
 export function stepStatusOf(state: TimelineRecordStateName | undefined, result: TaskResultName | undefined): { readonly status: Status; readonly conclusion?: Conclusion } {
   if (state === 'completed' || (state === undefined && result !== undefined)) {
     // A completed record without a result has nothing to say against success.
-    const outcome = result === undefined ? 'success' : outcomeOf(result).outcome;
+    const outcome = result === undefined ? 'success' : completionOf(result).outcome;
     return { status: outcome, conclusion: outcome };
   }
   if (state === 'inProgress') return { status: 'in_progress' };
