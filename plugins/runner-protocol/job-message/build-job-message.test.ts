@@ -4,7 +4,7 @@ import { decodeContextData, decodeTemplateToken, fromContextData, type JsonObjec
 import { buildJobMessage } from './build-job-message.js';
 import { jobIdFor, planIdFor } from './message-ids.js';
 import { planFor } from './plan-for.js';
-import { testAssignment, TEST_SHA } from './test-assignment.js';
+import { testAssignment, TEST_SHA } from '../../../test/support/assignment-builder.js';
 import type { JobMessageInput, ServerUrls } from './types.js';
 
 const SERVER: ServerUrls = { api: 'http://127.0.0.1:9090/_svc', publicUrl: 'https://ci.example.test' };

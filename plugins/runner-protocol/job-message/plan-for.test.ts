@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { buildJobMessage } from './build-job-message.js';
 import { planFor } from './plan-for.js';
-import { TEST_SHA, testAssignment } from './test-assignment.js';
+import { TEST_SHA, testAssignment } from '../../../test/support/assignment-builder.js';
 
 const CALLER = `on: push
 jobs:

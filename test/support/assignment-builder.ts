@@ -1,9 +1,8 @@
 /**
- * Test support for this folder's unit tests: an assignment of one job of a workflow, as the
- * engine's claim returns it (run and job rows with plausible values).
+ * Assignments of one job of a workflow as the engine's claim returns them (run and job rows
+ * with plausible values), for tests of what is built from an assignment (the job message).
  */
-import type { Assignment, JobRecord, RunRecord } from '../../../core/engine/index.js';
-import type { Json } from '../../../core/engine/index.js';
+import type { Assignment, Json, JobRecord, RunRecord } from '../../core/engine/index.js';
 
 export interface TestAssignmentOptions {
   readonly instanceId: string;
@@ -17,8 +16,9 @@ export interface TestAssignmentOptions {
 export const TEST_WORKFLOW_PATH = '.github/workflows/ci.yml';
 export const TEST_SHA = 'a'.repeat(40);
 
-export function testAssignment(workflow: string, options: TestAssignmentOptions): Assignment {
-  const run: RunRecord = {
+/** A claimed run row; fields not given are plausible constants. */
+export function testRunRecord(overrides: Partial<RunRecord> = {}): RunRecord {
+  return {
     id: 12,
     workflowId: 'wf_test',
     workflowPath: TEST_WORKFLOW_PATH,
@@ -27,7 +27,7 @@ export function testAssignment(workflow: string, options: TestAssignmentOptions)
     runNumber: 3,
     runAttempt: 1,
     displayTitle: 'ci',
-    event: options.event ?? 'push',
+    event: 'push',
     ref: 'refs/heads/main',
     sha: TEST_SHA,
     actor: 'octo',
@@ -37,20 +37,24 @@ export function testAssignment(workflow: string, options: TestAssignmentOptions)
     reason: null,
     concurrencyGroup: null,
     cancelInProgress: false,
-    payload: options.payload ?? { ref: 'refs/heads/main', after: TEST_SHA },
+    payload: { ref: 'refs/heads/main', after: TEST_SHA },
     cancelRequested: false,
     createdAt: 0,
     updatedAt: 0,
     startedAt: 0,
     completedAt: null,
-    ...options.run,
+    ...overrides,
   };
-  const job: JobRecord = {
+}
+
+/** A job row held by `runner-1`; the job key is the instance id without its matrix index. */
+export function testJobRecord(runId: number, instanceId: string, overrides: Partial<JobRecord> = {}): JobRecord {
+  return {
     id: 34,
-    runId: run.id,
-    jobKey: options.instanceId.replace(/\[\d+\]$/, ''),
-    instanceId: options.instanceId,
-    name: options.instanceId,
+    runId,
+    jobKey: instanceId.replace(/\[\d+\]$/, ''),
+    instanceId,
+    name: instanceId,
     needs: [],
     matrix: null,
     strategy: null,
@@ -74,8 +78,17 @@ export function testAssignment(workflow: string, options: TestAssignmentOptions)
     queuedAt: 0,
     startedAt: 0,
     completedAt: null,
-    ...options.job,
+    ...overrides,
   };
+}
+
+export function testAssignment(workflow: string, options: TestAssignmentOptions): Assignment {
+  const run = testRunRecord({
+    ...(options.event === undefined ? {} : { event: options.event }),
+    ...(options.payload === undefined ? {} : { payload: options.payload }),
+    ...options.run,
+  });
+  const job = testJobRecord(run.id, options.instanceId, options.job);
   const files = new Map<string, string>([[TEST_WORKFLOW_PATH, workflow], ...Object.entries(options.files ?? {})]);
   return { run, job, files, leaseExpiresAt: 1_700_000_600_000 };
 }
