@@ -23,21 +23,28 @@ export async function registerRouteGroup(app: FastifyInstance, group: RouteGroup
 
 /**
  * `GET /readyz`: unauthenticated readiness and a reason. Not ready while starting or draining,
- * or when a readiness check (the store, plugin checks) fails; no condition objects.
+ * or when a readiness check (the store, plugin checks) fails; no condition objects. With a runner
+ * socket configured, its path is part of the answer (`runner_socket`). Served on TCP only.
  */
-export function registerReadiness(app: FastifyInstance, state: () => HostState, checks: readonly NamedReadinessCheck[]): void {
+export function registerReadiness(
+  app: FastifyInstance,
+  state: () => HostState,
+  checks: readonly NamedReadinessCheck[],
+  listeners: { readonly runnerSocket?: string | undefined } = {},
+): void {
+  const extra = listeners.runnerSocket === undefined ? {} : { runner_socket: listeners.runnerSocket };
   app.get('/readyz', async (_request, reply) => {
     const current = state();
     if (current !== 'ready') {
-      return reply.status(503).send({ ready: false, reason: current === 'draining' ? 'draining: shutting down' : current });
+      return reply.status(503).send({ ready: false, reason: current === 'draining' ? 'draining: shutting down' : current, ...extra });
     }
     for (const { name, check } of checks) {
       try {
         await check();
       } catch (error) {
-        return reply.status(503).send({ ready: false, reason: `${name}: ${(error as Error).message}` });
+        return reply.status(503).send({ ready: false, reason: `${name}: ${(error as Error).message}`, ...extra });
       }
     }
-    return reply.send({ ready: true, reason: 'ready' });
+    return reply.send({ ready: true, reason: 'ready', ...extra });
   });
 }

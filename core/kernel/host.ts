@@ -9,9 +9,9 @@ import type { Env } from './config/env-config.js';
 import { loadConfig, type SvcConfig } from './config/load-config.js';
 import { ServiceContainer } from './container.js';
 import { coreServices, type HostLifecycle } from './core-services.js';
-import { registerReadiness, registerRouteGroup, type HostState, type NamedReadinessCheck } from './host-routes.js';
-import { createHttpServer } from './http/server.js';
+import { registerReadiness, type HostState, type NamedReadinessCheck } from './host-routes.js';
 import { createSystemAuth } from './http/system-auth.js';
+import { createListeners, type Listeners } from './listeners.js';
 import { createRootLogger, type Logger } from './logger.js';
 import { packageInfo } from './package-info.js';
 import { initPlugins, type InitializedPlugins } from './plugin-init.js';
@@ -32,10 +32,12 @@ export interface HostOptions {
 export interface Host {
   readonly config: SvcConfig;
   readonly logger: Logger;
-  /** The HTTP server; tests use `app.inject()` without listening. */
+  /** The HTTP server (SVC_LISTEN); tests use `app.inject()` without listening. */
   readonly app: FastifyInstance;
+  /** The runner socket's server (SVC_RUNNER_SOCKET), which carries only the runner surface. */
+  readonly runnerSocketApp: FastifyInstance | undefined;
   readonly state: HostState;
-  /** Starts workers in order, then listens on SVC_LISTEN. Returns the base URL. */
+  /** Starts workers in order, then listens on SVC_LISTEN (and SVC_RUNNER_SOCKET). Returns the base URL. */
   start(): Promise<string>;
   /** Drains: stops accepting, finishes in-flight requests, stops workers in reverse, closes backends. */
   stop(): Promise<void>;
@@ -64,7 +66,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
   setMaxListeners(0, shutdown.signal);
   const container = new ServiceContainer();
   let plugins: InitializedPlugins;
-  let app: FastifyInstance;
+  let listeners: Listeners;
   try {
     const systemAuth = createSystemAuth(await resolveSystemToken(config.env.systemToken, backends.credentials, ids, logger));
     const lifecycle: HostLifecycle = {
@@ -77,11 +79,11 @@ export async function createHost(options: HostOptions): Promise<Host> {
       { store: backends.store.database.capabilities.dialectName, notifier: backends.notifier.kind, plugins: plugins.order },
       'plugins initialised',
     );
-    app = createHttpServer({ logger: logger.child({ component: 'http' }) });
+    listeners = createListeners({ logger: logger.child({ component: 'http' }), listen: config.env.listen, runnerSocket: config.env.runnerSocket, systemAuth });
     const checks: NamedReadinessCheck[] = [{ name: 'store', check: () => backends.store.database.ping() }, ...plugins.readinessChecks];
-    registerReadiness(app, () => state, checks);
-    for (const group of plugins.routes) await registerRouteGroup(app, group, systemAuth);
-    await app.ready();
+    registerReadiness(listeners.tcp, () => state, checks, { runnerSocket: config.env.runnerSocket });
+    for (const group of plugins.routes) await listeners.addRouteGroup(group);
+    await listeners.ready();
   } catch (error) {
     await container.dispose();
     await backends.close();
@@ -104,14 +106,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     stopping ??= (async () => {
       state = 'draining';
       shutdown.abort();
-      // close() waits for in-flight requests; a keep-alive socket whose request ends after that
-      // would hold it until the keep-alive timeout, so idle sockets are closed as they appear.
-      const sweepIdle = setInterval(() => app.server.closeIdleConnections(), 100);
-      try {
-        await app.close();
-      } finally {
-        clearInterval(sweepIdle);
-      }
+      await listeners.close();
       await stopWorkers();
       await container.dispose();
       await backends.close();
@@ -124,29 +119,31 @@ export async function createHost(options: HostOptions): Promise<Host> {
   return {
     config,
     logger,
-    app,
+    app: listeners.tcp,
+    runnerSocketApp: listeners.runnerSocket,
     get state() {
       return state;
     },
     async start() {
       state = 'starting';
+      let port: number;
       try {
+        await listeners.prepare();
         for (const worker of plugins.workers) {
           await worker.start();
           started.push(worker.name);
         }
-        await app.listen({ host: config.env.listen.host, port: config.env.listen.port });
+        ({ port } = await listeners.listen());
       } catch (error) {
         logger.error({ err: error }, 'start failed; stopping what was started');
         await stop();
         throw error;
       }
-      const address = app.server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : config.env.listen.port;
       const host = config.env.listen.host.includes(':') ? `[${config.env.listen.host}]` : config.env.listen.host;
       baseUrl ??= `http://${host}:${port}`;
       state = 'ready';
-      logger.info({ listen: `${host}:${port}`, publicUrl: baseUrl, version: packageInfo().version }, 'svc is ready');
+      const runnerSocket = config.env.runnerSocket === undefined ? {} : { runnerSocket: config.env.runnerSocket };
+      logger.info({ listen: `${host}:${port}`, ...runnerSocket, publicUrl: baseUrl, version: packageInfo().version }, 'svc is ready');
       return `http://${host}:${port}`;
     },
     stop,

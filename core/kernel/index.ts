@@ -17,8 +17,10 @@ export {
   PLUGIN_API_VERSION,
   type PluginDefinition,
   type PluginEnvironment,
+  RUNNER_SURFACES,
   type RouteGroup,
   type RouteAuth,
+  type RouteSurface,
   type Worker,
   type ReadinessCheck,
   type DependencyMap,
@@ -36,6 +38,7 @@ export { defaultCatalog } from './catalog.js';
 export { installShutdownSignals } from './shutdown-signals.js';
 export { packageInfo } from './package-info.js';
 export { credentialFromHeader } from './http/system-auth.js';
+export { arrivedOnRunnerSocket } from './http/runner-socket-server.js';
 export { SYSTEM_TOKEN_NAME } from './secrets-bootstrap.js';
 export type { ErrorBody } from './http/error-handler.js';
 export { systemClock, randomIds } from './system-clock.js';

@@ -7,7 +7,7 @@ import type { NamedReadinessCheck } from './host-routes.js';
 import type { Logger } from './logger.js';
 import { orderPlugins } from './plugin-graph.js';
 import { loadPlugins } from './plugin-loader.js';
-import type { PluginEnvironment, RouteGroup, Worker } from './plugin.js';
+import type { PluginEnvironment, RouteGroup, RouteSurface, Worker } from './plugin.js';
 import type { PluginSource } from './plugins-file.js';
 import type { Dependency } from './service-ref.js';
 
@@ -49,7 +49,7 @@ export async function initPlugins(options: InitPluginsOptions): Promise<Initiali
       pluginId: id,
       provideService: provide,
       provideExtensionPoint: provide,
-      addRoutes: (group) => routes.push(group),
+      addRoutes: (group) => routes.push(checkedRouteGroup(id, group)),
       addWorker: (worker) => workers.push({ ...worker, name: `${id}/${worker.name}` }),
       addMigrations: (list) => migrations.push(...list),
       addReadinessCheck: (name, check) => readinessChecks.push({ name: `${id}/${name}`, check }),
@@ -76,4 +76,18 @@ export async function initPlugins(options: InitPluginsOptions): Promise<Initiali
     }
   }
   return { order: ordered.map((p) => p.definition.id), routes, workers, readinessChecks };
+}
+
+const SURFACES: readonly RouteSurface[] = ['tcp', 'runner-socket'];
+
+/** A route group served nowhere, or on a listener the kernel does not have, is a plugin bug. */
+function checkedRouteGroup(pluginId: string, group: RouteGroup): RouteGroup {
+  const surfaces = group.surfaces;
+  if (surfaces === undefined) return group;
+  if (surfaces.length === 0) throw new PluginError(`plugin '${pluginId}' adds a route group with no surfaces; omit 'surfaces' to serve it on TCP`);
+  const unknown = surfaces.filter((surface) => !SURFACES.includes(surface));
+  if (unknown.length > 0) {
+    throw new PluginError(`plugin '${pluginId}' adds a route group on unknown surface(s) ${unknown.map((s) => `'${s}'`).join(', ')}; use ${SURFACES.join(' or ')}`);
+  }
+  return group;
 }

@@ -13,11 +13,26 @@ export type RouteAuth =
   /** The native system bearer (`SVC_SYSTEM_TOKEN`), `Bearer` or `token` scheme. */
   | 'system';
 
+/**
+ * A listener the kernel serves route groups on: `tcp` is `SVC_LISTEN`; `runner-socket` is the
+ * Unix socket at `SVC_RUNNER_SOCKET` (mode 0600), which carries only what runners call.
+ */
+export type RouteSurface = 'tcp' | 'runner-socket';
+
+/** The surfaces of a route group runners call (registration, `_apis`, broker, blob downloads, ...). */
+export const RUNNER_SURFACES: readonly RouteSurface[] = ['tcp', 'runner-socket'];
+
 export interface RouteGroup {
   /** URL prefix, e.g. `/api/v1`. */
   readonly prefix?: string;
   readonly auth: RouteAuth;
-  /** Registers routes on an encapsulated Fastify context (its hooks stay inside it). */
+  /** Where the group is served; default `['tcp']`. Runner routes use `RUNNER_SURFACES`. */
+  readonly surfaces?: readonly RouteSurface[];
+  /**
+   * Registers routes on an encapsulated Fastify context (its hooks stay inside it). Called once
+   * per surface the group is served on, each time on another server: register routes and hooks
+   * only, and build shared state in `init`.
+   */
   register(app: FastifyInstance): void | Promise<void>;
 }
 

@@ -1,17 +1,20 @@
-import { coreServices, definePlugin, readVersions } from '../../core/kernel/index.js';
+import { coreServices, definePlugin, readVersions, RUNNER_SURFACES } from '../../core/kernel/index.js';
 import { engineServiceRef, reportingServiceRef } from '../../core/engine/index.js';
 import { authenticateCaller, registerAgentRoutes, registerPoolRoutes } from './agents/index.js';
 import { registerTokenRoute } from './auth/index.js';
 import { registerBrokerRoutes } from './broker/index.js';
 import { registerRunServiceRoutes } from './run-service/index.js';
-import { registerConnectionDataRoute, registerJitRoute, registerRegistrationRoute } from './registration/index.js';
+import { registerConnectionDataRoute, registerJitRoute, registerRegistrationRoute, registerRunnerAdminRoutes } from './registration/index.js';
 import { createRunnerProtocolServices } from './services.js';
+import { createRuntimeJobs } from './runtime-jobs.js';
+import { runtimeJobsServiceRef } from '../../core/ports/index.js';
 import { runnerProtocolMigrations } from './store/index.js';
 import { createLegacyFlow } from './messages/index.js';
 import type { LegacyFlowTimings } from './sessions/index.js';
 import { installVssErrorHandler } from './vss/index.js';
-import { createActionTickets, createGitMirror, registerActionDownloadRoute } from './action-download/index.js';
+import { createActionSources, createActionTickets, registerActionDownloadRoutes } from './action-download/index.js';
 import { registerWorkerRoutes, workerApiMigrations } from './worker-api/index.js';
+import { createResultsService, resultsMigrations } from './results/index.js';
 
 export { createRunnerProtocolServices, type RunnerProtocolServices, type ServiceInputs } from './services.js';
 export { requireRunnerToken, runnerOf, type RunnerAuth } from './auth/index.js';
@@ -33,6 +36,8 @@ export function createRunnerProtocolPlugin(options: RunnerProtocolOptions = {}) 
   return definePlugin({
     id: 'runner-protocol',
     apiVersion: 1,
+    // Job tokens and job facts for the services actions call (runtime-services): core/ports/runtime-jobs.ts.
+    provides: [runtimeJobsServiceRef],
     deps: {
       config: coreServices.config,
       database: coreServices.database,
@@ -60,14 +65,19 @@ export function createRunnerProtocolPlugin(options: RunnerProtocolOptions = {}) 
         publicUrl: config.env.publicUrl,
         runnerVersion: readVersions().runnerVersion,
         runnerFlow: config.env.runnerFlow,
+        listenerUrl: () => lifecycle.publicUrl(),
       });
-      // One append-only list, in name order: store/'s migrations and the Worker's (worker-api/).
-      env.addMigrations([...runnerProtocolMigrations, ...workerApiMigrations].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)));
+      env.provideService(runtimeJobsServiceRef, createRuntimeJobs({ engine, jobTokens: services.jobTokens, publicUrl: () => lifecycle.publicUrl() }));
+      // One append-only list, in name order: store/'s migrations, the Worker's (worker-api/), the results service's (results/).
+      env.addMigrations([...runnerProtocolMigrations, ...workerApiMigrations, ...resultsMigrations].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)));
 
-      env.addRoutes({ auth: 'public', register: (app) => registerRegistrationRoute(app, services) });
-      env.addRoutes({ auth: 'public', register: (app) => registerTokenRoute(app, services) });
+      // Every group a runner calls is served on TCP and on the runner socket (SVC_RUNNER_SOCKET).
+      env.addRoutes({ auth: 'public', surfaces: RUNNER_SURFACES, register: (app) => registerRegistrationRoute(app, services) });
+      env.addRoutes({ auth: 'public', surfaces: RUNNER_SURFACES, register: (app) => registerRunnerAdminRoutes(app, services) });
+      env.addRoutes({ auth: 'public', surfaces: RUNNER_SURFACES, register: (app) => registerTokenRoute(app, services) });
       env.addRoutes({
         auth: 'public',
+        surfaces: RUNNER_SURFACES,
         async register(app) {
           installVssErrorHandler(app);
           registerConnectionDataRoute(app, services);
@@ -82,18 +92,21 @@ export function createRunnerProtocolPlugin(options: RunnerProtocolOptions = {}) 
       // The Worker's reports during a job (job access token): timeline, logs, feed, attachments, JobCompleted.
       env.addRoutes({
         auth: 'public',
+        surfaces: RUNNER_SURFACES,
         register: (app) => registerWorkerRoutes(app, { engine, reporting, database, blobs: blobStore, clock, jobTokens: services.jobTokens }),
       });
-      // Action download info (job access token): tickets for the remote actions the job declares.
+      // Action download info (job access token), legacy and run-service wires: tickets for the
+      // remote actions the job declares, from the mirror, then the forge.
       const tickets = createActionTickets({
-        mirror: config.env.actionsMirrorDir === undefined ? undefined : createGitMirror(config.env.actionsMirrorDir),
+        sources: createActionSources(config.env, clock),
         blobs: blobStore,
         signer: blobSigner,
         baseUrl: () => lifecycle.publicUrl(),
       });
       env.addRoutes({
         auth: 'public',
-        register: (app) => registerActionDownloadRoute(app, { engine, snapshots, jobTokens: services.jobTokens, tickets, serverUrl: () => lifecycle.publicUrl() }),
+        surfaces: RUNNER_SURFACES,
+        register: (app) => registerActionDownloadRoutes(app, { engine, snapshots, jobTokens: services.jobTokens, tickets, serverUrl: () => lifecycle.publicUrl() }),
       });
       // The listener's legacy flow (runner token): sessions, the message long poll, job requests.
       const legacy = createLegacyFlow({
@@ -109,12 +122,15 @@ export function createRunnerProtocolPlugin(options: RunnerProtocolOptions = {}) 
         ...(options.timings === undefined ? {} : { timings: options.timings }),
         migrateToBroker: config.env.runnerFlow === 'broker',
       });
-      env.addRoutes({ auth: 'public', register: (app) => legacy.registerRoutes(app) });
+      env.addRoutes({ auth: 'public', surfaces: RUNNER_SURFACES, register: (app) => legacy.registerRoutes(app) });
       // The broker flow (§2.5-§2.8) on the same stores and long poll: always served, so a runner
       // configured for it keeps working whatever SVC_RUNNER_FLOW says now.
-      const flowDeps = { ...legacy.deps, ids, runnerAuth: services.runnerAuth };
-      env.addRoutes({ auth: 'public', register: (app) => registerBrokerRoutes(app, flowDeps) });
-      env.addRoutes({ auth: 'public', register: (app) => registerRunServiceRoutes(app, flowDeps) });
+      // The results service (§4.6, run-service mode): step updates, logs and summaries over Twirp and signed URLs.
+      const results = createResultsService({ engine, reporting, database, blobs: blobStore, signer: blobSigner, clock, ids, jobTokens: services.jobTokens, logger, baseUrl: () => lifecycle.publicUrl() });
+      env.addRoutes({ auth: 'public', surfaces: RUNNER_SURFACES, register: (app) => results.register(app) });
+      const flowDeps = { ...legacy.deps, ids, runnerAuth: services.runnerAuth, results: results.jobResults };
+      env.addRoutes({ auth: 'public', surfaces: RUNNER_SURFACES, register: (app) => registerBrokerRoutes(app, flowDeps) });
+      env.addRoutes({ auth: 'public', surfaces: RUNNER_SURFACES, register: (app) => registerRunServiceRoutes(app, flowDeps) });
       env.addWorker(legacy.sweeper);
     },
   });

@@ -46,6 +46,8 @@ export interface ServiceInputs {
   readonly runnerVersion: string;
   /** `SVC_RUNNER_FLOW`: agents registered from now on are told `UseV2Flow` when `broker`. */
   readonly runnerFlow?: 'legacy' | 'broker';
+  /** The host's address (SVC_PUBLIC_URL or the TCP listener), for runners on the runner socket. */
+  readonly listenerUrl?: () => string;
 }
 
 export async function createRunnerProtocolServices(inputs: ServiceInputs): Promise<RunnerProtocolServices> {
@@ -64,7 +66,7 @@ export async function createRunnerProtocolServices(inputs: ServiceInputs): Promi
     runnerAuth: createRunnerAuth({ tokens, agents }),
     registry,
     provisioner: createJitProvisioner({ registry, pools, runnerVersion: inputs.runnerVersion }),
-    urls: createRunnerUrls(inputs.publicUrl),
+    urls: createRunnerUrls(inputs.publicUrl, inputs.listenerUrl),
     // §1.6: the runner reads UseV2Flow/ServerUrlV2 from its agent at configure time.
     flow: { useV2Flow: inputs.runnerFlow === 'broker' },
     policy: inputs.policy,

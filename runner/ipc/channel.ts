@@ -53,7 +53,7 @@ export function writeFrame(stream: Writable, message: WorkerMessage): Promise<vo
  * `undefined` once the stream has ended cleanly between frames.
  */
 export class FrameReader {
-  #buffer = Buffer.alloc(0);
+  #buffer: Buffer = Buffer.alloc(0);
   #ended = false;
   #failure: Error | undefined;
   #waiters: Array<() => void> = [];

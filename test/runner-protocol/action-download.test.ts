@@ -2,7 +2,9 @@
  * Action download info (§5.5) against a mirror of bare repositories: the Worker asks for the
  * actions its job declares with its job token, gets `owner/repo@ref` → commit and signed archive
  * URLs, and downloads the tarball over real HTTP; a batch with an undeclared remote is refused
- * whole (403), as is another job's token; a ref the mirror lacks is a clear error.
+ * whole (403), as is another job's token; a ref or repository the mirror lacks is a clear 404,
+ * and with no source configured at all the answer says how to configure one (501). The forge
+ * source is action-download-forge.test.ts.
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -13,6 +15,7 @@ import { Readable } from 'node:stream';
 import { describe, it, type TestContext } from 'node:test';
 import { selectRuns } from '../../core/engine/index.js';
 import type { JsonObject } from '../../core/protocol/index.js';
+import { buildMirror, HELLO_YML } from './action-download-fixture.js';
 import { runnerHost, RUNNER_BACKENDS } from './runner-host.js';
 import { ScriptedWorker } from './scripted-worker.js';
 import { send, type HttpResult } from './vss-client.js';
@@ -20,7 +23,7 @@ import type { RunnerHost } from './runner-host.js';
 import { createRun, dispatchNext, WORKFLOW_PATH } from './worker-job.js';
 
 const LOCATION = '27d7f831-88c1-4719-8ca1-6a061dad90eb';
-const ACTION_YML = 'name: hello\ndescription: says hello\nruns:\n  using: composite\n  steps:\n    - run: echo hello\n      shell: bash\n';
+const ACTION_YML = HELLO_YML;
 
 const WORKFLOW = `name: ci
 on: push
@@ -37,27 +40,6 @@ jobs:
     steps:
       - run: echo b
 `;
-
-const GIT_ENV = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: '/nonexistent', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com' };
-const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, env: GIT_ENV }).toString('utf8').trim();
-
-/** `<dir>/acme/hello.git`: action.yml at the root and in `sub/`, tag v1, branch main. */
-function buildMirror(t: TestContext): { readonly dir: string; readonly sha: string } {
-  const root = mkdtempSync(join(tmpdir(), 'svc-actions-'));
-  t.after(() => rmSync(root, { recursive: true, force: true }));
-  const work = join(root, 'work');
-  mkdirSync(join(work, 'sub'), { recursive: true });
-  writeFileSync(join(work, 'action.yml'), ACTION_YML);
-  writeFileSync(join(work, 'sub', 'action.yml'), ACTION_YML.replace('hello', 'sub'));
-  git(work, 'init', '-q', '-b', 'main');
-  git(work, 'add', '.');
-  git(work, 'commit', '-q', '-m', 'hello');
-  git(work, 'tag', 'v1');
-  const dir = join(root, 'mirror');
-  mkdirSync(join(dir, 'acme'), { recursive: true });
-  git(root, 'clone', '-q', '--bare', work, join(dir, 'acme', 'hello.git'));
-  return { dir, sha: git(work, 'rev-parse', 'HEAD') };
-}
 
 function resolveActions(worker: ScriptedWorker, jobId: string, actions: readonly JsonObject[]): Promise<HttpResult> {
   return send([], 'POST', worker.url(LOCATION, {}, { jobId }), { headers: worker.auth, json: { actions } });
@@ -166,7 +148,7 @@ for (const backend of RUNNER_BACKENDS) {
       assert.equal((await send([], 'POST', wa.url(LOCATION, {}, { jobId: a.info.jobId }), { json: { actions: [ref('acme/hello', 'v1')] } })).status, 401);
     });
 
-    it('names a ref the mirror lacks, and answers not_implemented for the forge', async (t) => {
+    it('names a ref or a repository the mirror lacks', async (t) => {
       const mirror = buildMirror(t);
       const h = await runnerHost(t, { kind: backend.kind, env: { SVC_ACTIONS_MIRROR_DIR: mirror.dir }, plugins: ['blobs'] });
       await createRun(h, WORKFLOW);
@@ -176,11 +158,23 @@ for (const backend of RUNNER_BACKENDS) {
 
       const unknown = await resolveActions(worker, a.info.jobId, [ref('acme/hello', 'v9')]);
       assert.equal(unknown.status, 404, JSON.stringify(unknown.body));
-      assert.match(String((unknown.body as JsonObject)['message']), /acme\/hello@v9: the mirror's acme\/hello has no tag, branch or commit 'v9'/);
+      assert.equal((unknown.body as JsonObject)['message'], "action acme/hello@v9: the mirror's acme/hello has no tag, branch or commit 'v9'");
 
-      const forge = await resolveActions(worker, a.info.jobId, [ref('acme/absent', 'v1')]);
-      assert.equal(forge.status, 501, JSON.stringify(forge.body));
-      assert.match(String((forge.body as JsonObject)['message']), /^downloading actions from the forge \(acme\/absent@v1; the mirror has no acme\/absent\.git\) is not implemented yet$/);
+      // No forge configured: the mirror is the only source.
+      const absent = await resolveActions(worker, a.info.jobId, [ref('acme/absent', 'v1')]);
+      assert.equal(absent.status, 404, JSON.stringify(absent.body));
+      assert.equal((absent.body as JsonObject)['message'], 'action acme/absent@v1: the mirror has no acme/absent.git');
+    });
+
+    it('answers not_implemented, saying what to configure, with neither a mirror nor a forge', async (t) => {
+      const h = await runnerHost(t, { kind: backend.kind, plugins: ['blobs'] });
+      await createRun(h, WORKFLOW);
+      const a = await dispatchNext(h);
+      const worker = new ScriptedWorker(a.info);
+      await worker.connect();
+      const none = await resolveActions(worker, a.info.jobId, [ref('acme/hello', 'v1')]);
+      assert.equal(none.status, 501, JSON.stringify(none.body));
+      assert.match(String((none.body as JsonObject)['message']), /^action acme\/hello@v1: no action source is configured \(set SVC_FORGE_API_URL, with SVC_FORGE_TOKEN for private repositories, or SVC_ACTIONS_MIRROR_DIR for a local mirror\)/);
     });
 
     it('admits remotes nested in a local composite of the run\'s snapshot, and only with a readable manifest', async (t) => {

@@ -19,10 +19,12 @@ function brokerHost(t: TestContext, kind: StoreKind): Promise<RunnerHost> {
   return runnerHost(t, { kind, env: { SVC_RUNNER_FLOW: 'broker' }, plugin: { timings: { pollHoldMs: 1500 } } });
 }
 
+/** Configured as the official runner does with SVC_RUNNER_FLOW=broker: the runner-admin path (§1.7). */
 async function brokerRunner(h: RunnerHost, name: string): Promise<ScriptedBroker> {
   const runner = new ScriptedRunner({ url: `${h.baseUrl}/acme/widgets`, token: h.systemToken, name, clock: h.clock });
   const config = await runner.configure({ labels: ['linux'] });
-  assert.equal(config.settings.useV2Flow, true, 'the agent says UseV2Flow');
+  assert.equal(config.settings.useRunnerAdminFlow, true, 'registration sent the runner down the runner-admin path');
+  assert.equal(config.settings.useV2Flow, true, 'the runner-admin path ends in a broker configuration');
   assert.ok(config.settings.serverUrlV2, 'the agent carries ServerUrlV2');
   const broker = new ScriptedBroker(runner, config, config.settings.serverUrlV2);
   assert.equal((await broker.createSession()).status, 200);
@@ -136,8 +138,10 @@ for (const backend of RUNNER_BACKENDS) {
     it('moves a legacy session to the broker with BrokerMigration', async (t) => {
       const h = await brokerHost(t, backend.kind);
       const runner = new ScriptedRunner({ url: `${h.baseUrl}/acme/widgets`, token: h.systemToken, name: 'legacy-01', clock: h.clock });
-      const config = await runner.configure({ labels: ['linux'] });
-      // A runner configured before the switch still has useV2Flow false in its .runner.
+      // Configured on the legacy path (agents resource), as before the switch; the agent answers
+      // UseV2Flow now, but a runner configured before the switch still has useV2Flow false in its .runner.
+      const config = await runner.configure({ labels: ['linux'], legacyPath: true });
+      assert.equal(config.settings.useV2Flow, true, 'the agents resource says UseV2Flow');
       const listener = new ScriptedListener(runner, { ...config, settings: { ...config.settings, useV2Flow: false } });
       await listener.openSession();
       const migration = await listener.nextMessage();

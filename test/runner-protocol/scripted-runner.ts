@@ -2,12 +2,15 @@
  * A scripted runner that configures itself the way the official runner does
  * (actions/runner src/Runner.Listener/Configuration/ConfigurationManager.cs, RUNNER-PROTOCOL.md §1):
  * registration → connectionData → RSA key → pools → agent lookup → create or replace → the legacy
- * connection test (401 challenge → client assertion → token → pools again).
+ * connection test (401 challenge → client assertion → token → pools again); or, when registration
+ * answers `use_v2_flow: true`, the runner-admin path (§1.7): RSA key → runner-groups →
+ * runners?name= → runners/register, and no connection test.
  */
 import assert from 'node:assert/strict';
 import { createPublicKey, generateKeyPairSync, randomUUID, type KeyObject } from 'node:crypto';
 import { SignJWT } from 'jose';
 import type { Clock } from '../../core/ports/index.js';
+import { RunnerAdminClient, xmlPublicKey, type RegisteredRunnerWire, type RunnerGroupWire } from './runner-admin-client.js';
 import { expandRoute, locationsOf, send, unwrap, vssUrl, type HttpResult, type ResourceLocation } from './vss-client.js';
 
 export const LOCATION = {
@@ -27,6 +30,8 @@ export interface RunnerConfig {
     readonly ephemeral: boolean;
     readonly useV2Flow: boolean;
     readonly serverUrlV2: string | undefined;
+    /** Written only when true (configured through the runner-admin path; removal goes there too). */
+    readonly useRunnerAdminFlow?: boolean;
   };
   readonly credentials: { readonly clientId: string; readonly authorizationUrl: string; readonly requireFipsCryptography: boolean };
   readonly key: KeyObject;
@@ -39,7 +44,15 @@ export interface ConfigureOptions {
   readonly labels?: readonly string[];
   /** Reuse a key (the runner keeps `.credentials_rsaparams` if it exists). */
   readonly key?: KeyObject;
+  /**
+   * Take the legacy configure path even when registration answers `use_v2_flow: true`: what a
+   * runner configured before SVC_RUNNER_FLOW=broker did (the server answered false then).
+   */
+  readonly legacyPath?: boolean;
 }
+
+const EMPTY_GUID = '00000000-0000-0000-0000-000000000000';
+const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A failure the runner would print and stop on. */
 export class ConfigureError extends Error {
@@ -99,7 +112,7 @@ export class ScriptedRunner {
    * GetTenantCredential: `UriBuilder.Host`), so it drops a non-default port; this client keeps the
    * port so it can reach a test server on an ephemeral one.
    */
-  async registration(event: 'register' | 'remove', token = this.options.token): Promise<{ tenantUrl: string; token: string }> {
+  async registration(event: 'register' | 'remove', token = this.options.token): Promise<{ tenantUrl: string; token: string; useRunnerAdminFlow: boolean }> {
     const origin = new URL(this.options.url).origin;
     const result = await send(this.calls, 'POST', `${origin}/api/v3/actions/runner-registration`, {
       headers: { authorization: `RemoteAuth ${token}` },
@@ -109,12 +122,11 @@ export class ScriptedRunner {
     const body = result.body as { url?: string; token_schema?: string; token?: string; use_v2_flow?: boolean };
     assert.equal(body.token_schema?.toLowerCase(), 'oauthaccesstoken', 'token_schema');
     assert.ok(body.url && body.token, 'url and token');
-    assert.equal(body.use_v2_flow, false, 'the legacy configure path');
     // The GHES authority rule (ConfigurationManager: IsSubdomainOf(actions authority, GHES authority)).
     const tenant = authority(body.url);
     const github = authority(this.options.url);
     assert.ok(tenant === github || tenant.endsWith(`.${github}`), `tenant ${body.url} is on the authority of ${this.options.url}`);
-    return { tenantUrl: body.url, token: body.token };
+    return { tenantUrl: body.url, token: body.token, useRunnerAdminFlow: body.use_v2_flow === true };
   }
 
   async connectionData(tenantUrl: string): Promise<Map<string, ResourceLocation>> {
@@ -138,7 +150,8 @@ export class ScriptedRunner {
 
   /** The whole unattended `config.sh` (§1.1 order of calls). */
   async configure(options: ConfigureOptions = {}): Promise<RunnerConfig> {
-    const { tenantUrl, token } = await this.registration('register');
+    const { tenantUrl, token, useRunnerAdminFlow } = await this.registration('register');
+    if (useRunnerAdminFlow && options.legacyPath !== true) return this.configureRunnerAdmin(tenantUrl, options);
     const locations = await this.connectionData(tenantUrl);
     const key = options.key ?? newRunnerKey();
 
@@ -151,12 +164,7 @@ export class ScriptedRunner {
     assert.equal(found.status, 200, `agents lookup: ${JSON.stringify(found.body)}`);
     const existing = unwrap<Record<string, unknown> & { id: number }>(found.body)[0];
 
-    const labels = [
-      { id: 0, name: 'self-hosted', type: 'system' },
-      { id: 0, name: 'Linux', type: 'system' },
-      { id: 0, name: 'X64', type: 'system' },
-      ...(options.labels ?? []).map((name) => ({ id: 0, name, type: 'user' })),
-    ];
+    const labels = runnerLabels(options);
     const update = {
       version: this.options.version ?? '2.337.0',
       osDescription: 'Ubuntu 24.04.1 LTS',
@@ -212,6 +220,59 @@ export class ScriptedRunner {
     return config;
   }
 
+  /** The runner-admin path (§1.7), after a registration that answered `use_v2_flow: true`. */
+  async configureRunnerAdmin(tenantUrl: string, options: ConfigureOptions = {}): Promise<RunnerConfig> {
+    const admin = new RunnerAdminClient(this.calls, this.options.url, this.options.token);
+    const key = options.key ?? newRunnerKey();
+    const groups = await admin.runnerGroups();
+    if (groups.status !== 200) throw new ConfigureError(`Http response code: ${groups.status} from 'GET runner-groups'`, groups);
+    const pool = ((groups.body as { runner_groups?: RunnerGroupWire[] }).runner_groups ?? []).find((group) => group.default && !group.is_hosted);
+    if (!pool) throw new ConfigureError('Could not find any self-hosted runner groups. Contact support.');
+
+    const found = await admin.runnersByName(this.options.name);
+    if (found.status !== 200) throw new ConfigureError(`Http response code: ${found.status} from 'GET runners'`, found);
+    const existing = ((found.body as { runners?: { id: number; name: string }[] }).runners ?? [])[0];
+    if (existing && !options.replace) throw new ConfigureError(`A runner exists with the same name ${this.options.name}.`);
+    const saved = await admin.register({
+      url: this.options.url,
+      group_id: pool.id,
+      name: this.options.name,
+      version: this.options.version ?? '2.337.0',
+      updates_disabled: options.disableUpdate ?? false,
+      ephemeral: options.ephemeral ?? false,
+      labels: runnerLabels(options),
+      public_key: xmlPublicKey(key),
+      ...(existing ? { runner_id: existing.id, replace: true } : {}),
+    });
+    if (saved.status < 200 || saved.status > 299) throw new ConfigureError(`Failed to ${existing ? 'replace' : 'add'} the runner`, saved);
+    const runner = saved.body as RegisteredRunnerWire;
+    const clientId = runner.authorization?.client_id;
+    const authorizationUrl = runner.authorization?.authorization_url;
+    const serverUrlV2 = runner.authorization?.server_url;
+    // `new Guid(client_id)` and the Uri properties: anything else fails the configuration.
+    if (!clientId || !GUID.test(clientId) || clientId === EMPTY_GUID || !authorizationUrl) throw new ConfigureError('Message queue listen OAuth token.');
+    assert.ok(serverUrlV2, 'server_url becomes serverUrlV2');
+    assert.equal(runner.authorization?.legacy_authorization_url ?? null, null, 'no auth migration');
+    return {
+      settings: {
+        agentId: runner.id,
+        agentName: this.options.name,
+        poolId: pool.id,
+        poolName: pool.name,
+        serverUrl: tenantUrl,
+        gitHubUrl: this.options.url,
+        ephemeral: options.ephemeral ?? false,
+        useV2Flow: true,
+        serverUrlV2,
+        useRunnerAdminFlow: true,
+      },
+      // The runner's own agent object carries no RequireFipsCryptography property: the default
+      // (true) is stored, so it signs its assertions with PS256.
+      credentials: { clientId, authorizationUrl: new URL(authorizationUrl).href, requireFipsCryptography: true },
+      key,
+    };
+  }
+
   /** "Runner connection is good": connectionData, pools without a token (401 challenge), token, pools again. */
   async testConnection(config: RunnerConfig): Promise<string> {
     const locations = await this.connectionData(config.settings.serverUrl);
@@ -248,8 +309,16 @@ export class ScriptedRunner {
     return token;
   }
 
-  /** `config.sh remove --token` (§1.11): registration (remove) → connectionData → lookup → DELETE agents/0/<id>. */
-  async remove(token = this.options.token): Promise<void> {
+  /**
+   * `config.sh remove --token` (§1.11): registration (remove) → connectionData → lookup → DELETE
+   * agents/0/<id>; a runner configured through the runner-admin path: `DELETE {entity}/runners/<id>`.
+   */
+  async remove(token = this.options.token, config?: RunnerConfig): Promise<void> {
+    if (config?.settings.useRunnerAdminFlow === true) {
+      const deleted = await new RunnerAdminClient(this.calls, this.options.url, token).deleteRunner(config.settings.agentId);
+      if (deleted.status < 200 || deleted.status > 299) throw new ConfigureError('Failed: Removing runner from the server', deleted);
+      return;
+    }
     const tenant = await this.registration('remove', token);
     const locations = await this.connectionData(tenant.tenantUrl);
     const found = await this.call(locations, tenant.tenantUrl, { method: 'GET', location: LOCATION.agents, route: { poolId: 0 }, query: { agentName: this.options.name }, bearer: tenant.token });
@@ -259,4 +328,14 @@ export class ScriptedRunner {
     const deleted = await this.call(locations, tenant.tenantUrl, { method: 'DELETE', location: LOCATION.agents, route: { poolId: 0, agentId: agent.id }, bearer: tenant.token });
     if (deleted.status < 200 || deleted.status > 299) throw new ConfigureError('Failed to remove the runner', deleted);
   }
+}
+
+/** Default labels (self-hosted, OS, architecture) and the user's, as the runner adds them. */
+function runnerLabels(options: ConfigureOptions): { id: number; name: string; type: string }[] {
+  return [
+    { id: 0, name: 'self-hosted', type: 'system' },
+    { id: 0, name: 'Linux', type: 'system' },
+    { id: 0, name: 'X64', type: 'system' },
+    ...(options.labels ?? []).map((name) => ({ id: 0, name, type: 'user' })),
+  ];
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ConfigError } from '../errors.js';
-import { readEnvConfig } from './env-config.js';
+import { MAX_SOCKET_PATH_BYTES, readEnvConfig } from './env-config.js';
 
 describe('SVC_* environment', () => {
   it('uses the spec defaults when nothing is set', () => {
@@ -44,6 +44,18 @@ describe('SVC_* environment', () => {
     assert.throws(() => readEnvConfig({ SVC_RUNNER_FLOW: 'v2' }), /SVC_RUNNER_FLOW='v2' is not allowed/);
   });
 
+  it('takes SVC_RUNNER_SOCKET as an absolute socket path the platform can bind', () => {
+    assert.equal(readEnvConfig({}).runnerSocket, undefined);
+    assert.equal(readEnvConfig({ SVC_RUNNER_SOCKET: '' }).runnerSocket, undefined);
+    assert.equal(readEnvConfig({ SVC_RUNNER_SOCKET: ' /run/svc/runner.sock ' }).runnerSocket, '/run/svc/runner.sock');
+    assert.throws(() => readEnvConfig({ SVC_RUNNER_SOCKET: 'runner.sock' }), /SVC_RUNNER_SOCKET='runner.sock' must be an absolute path/);
+    assert.throws(() => readEnvConfig({ SVC_RUNNER_SOCKET: '/run/svc/' }), /SVC_RUNNER_SOCKET='\/run\/svc\/' names a directory/);
+    const long = `/run/${'s'.repeat(MAX_SOCKET_PATH_BYTES)}.sock`;
+    assert.throws(() => readEnvConfig({ SVC_RUNNER_SOCKET: long }), new RegExp(`SVC_RUNNER_SOCKET=.* is ${long.length} bytes long; a Unix socket path may have at most ${MAX_SOCKET_PATH_BYTES}`));
+    const longest = `/${'s'.repeat(MAX_SOCKET_PATH_BYTES - 1)}`;
+    assert.equal(readEnvConfig({ SVC_RUNNER_SOCKET: longest }).runnerSocket, longest);
+  });
+
   it('refuses permissive registration on a non-loopback listener', () => {
     assert.throws(() => readEnvConfig({ SVC_REGISTRATION_POLICY: 'permissive', SVC_LISTEN: '0.0.0.0:9090' }), /only allowed on a loopback listener/);
     assert.equal(readEnvConfig({ SVC_REGISTRATION_POLICY: 'permissive' }).registrationPolicy, 'permissive');
@@ -60,6 +72,17 @@ describe('SVC_* environment', () => {
     assert.equal(readEnvConfig({}).actionsMirrorDir, undefined);
     assert.equal(readEnvConfig({ SVC_ACTIONS_MIRROR_DIR: '/srv/actions' }).actionsMirrorDir, '/srv/actions');
     assert.throws(() => readEnvConfig({ SVC_ACTIONS_MIRROR_DIR: 'actions' }), /SVC_ACTIONS_MIRROR_DIR='actions' must be an absolute path/);
+  });
+
+  it('tells a forge the operator configured from the default one', () => {
+    assert.equal(readEnvConfig({}).forgeConfigured, false);
+    assert.equal(readEnvConfig({ SVC_FORGE_API_URL: ' ' }).forgeConfigured, false);
+    const enterprise = readEnvConfig({ SVC_FORGE_API_URL: 'https://ghe.example/api/v3/' });
+    assert.equal(enterprise.forgeConfigured, true);
+    assert.equal(enterprise.forgeApiUrl, 'https://ghe.example/api/v3');
+    const tokenOnly = readEnvConfig({ SVC_FORGE_TOKEN: 'ghp_x' });
+    assert.equal(tokenOnly.forgeConfigured, true);
+    assert.equal(tokenOnly.forgeApiUrl, 'https://api.github.com');
   });
 
   it('checks URL variables', () => {

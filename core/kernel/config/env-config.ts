@@ -30,8 +30,15 @@ export interface EnvConfig {
   readonly registrationPolicy: RegistrationPolicy;
   /** SVC_RUNNER_FLOW (default `legacy`). */
   readonly runnerFlow: RunnerFlow;
+  /** SVC_RUNNER_SOCKET: a Unix socket (mode 0600) serving only the runner surface; unset = none. */
+  readonly runnerSocket: string | undefined;
   readonly forgeApiUrl: string;
   readonly forgeToken: string | undefined;
+  /**
+   * SVC_FORGE_API_URL or SVC_FORGE_TOKEN is set: the operator pointed svc at a forge. Features that
+   * reach out to the forge only when asked to (action downloads) check this, not the default URL.
+   */
+  readonly forgeConfigured: boolean;
   /** Directory of bare action repositories (`<dir>/<owner>/<repo>.git`) served to runners before the forge. */
   readonly actionsMirrorDir: string | undefined;
   readonly webhookSecret: string | undefined;
@@ -53,14 +60,28 @@ export interface EnvConfig {
     /** How long an uploaded or submitted snapshot stays for checkout. */
     readonly retentionSecs: number;
   };
+  /** Cache, artifacts and OIDC for actions (the runtime-services plugin). */
+  readonly runtimeServices: RuntimeServicesConfig;
   /** Fallbacks applied to invalid knobs, logged at start. */
   readonly warnings: readonly string[];
+}
+
+export interface RuntimeServicesConfig {
+  /** SVC_CACHE_MAX_BYTES: cache bytes kept per repository, least recently used evicted first (default 10 GiB). */
+  readonly cacheMaxBytes: number;
+  /** SVC_CACHE_MAX_AGE_DAYS: cache entries not used for this long are evicted (default 7). */
+  readonly cacheMaxAgeDays: number;
+  /** SVC_ARTIFACT_RETENTION_DAYS: default and longest artifact retention (default 90). */
+  readonly artifactRetentionDays: number;
+  /** SVC_OIDC_KEY_ROTATION_DAYS: OIDC signing key lifetime before the next one takes over (default 30). */
+  readonly oidcKeyRotationDays: number;
 }
 
 export const DEFAULT_LISTEN = '127.0.0.1:9090';
 export const DEFAULT_FORGE_API_URL = 'https://api.github.com';
 export const DEFAULT_SNAPSHOT_MAX_BYTES = 1024 * 1024 * 1024;
 export const DEFAULT_SNAPSHOT_RETENTION_SECS = 1800;
+export const DEFAULT_CACHE_MAX_BYTES = 10 * 1024 * 1024 * 1024;
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 export function parseListen(raw: string, name = 'SVC_LISTEN'): ListenAddress {
@@ -123,6 +144,25 @@ function absolutePath(name: string, raw: string | undefined): string | undefined
   return raw.trim();
 }
 
+/**
+ * Longest socket path the platform binds (`sun_path` less its NUL: 108 bytes on Linux, 104 on
+ * macOS and the BSDs); Node would otherwise fail at listen with a bare EINVAL or truncate silently.
+ */
+export const MAX_SOCKET_PATH_BYTES = process.platform === 'linux' ? 107 : 103;
+
+export function socketPath(name: string, raw: string | undefined): string | undefined {
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const path = raw.trim();
+  if (!isAbsolute(path)) throw new ConfigError(`${name}='${raw}' must be an absolute path, e.g. /run/svc/runner.sock`);
+  if (path.endsWith('/')) throw new ConfigError(`${name}='${raw}' names a directory; give the socket file's path, e.g. ${path}runner.sock`);
+  if (path.includes('\0')) throw new ConfigError(`${name} contains a NUL character`);
+  const bytes = Buffer.byteLength(path, 'utf8');
+  if (bytes > MAX_SOCKET_PATH_BYTES) {
+    throw new ConfigError(`${name}='${raw}' is ${bytes} bytes long; a Unix socket path may have at most ${MAX_SOCKET_PATH_BYTES}: choose a shorter path, e.g. /run/svc/runner.sock`);
+  }
+  return path;
+}
+
 function nonEmpty(raw: string | undefined): string | undefined {
   return raw === undefined || raw === '' ? undefined : raw;
 }
@@ -155,8 +195,10 @@ export function readEnvConfig(env: Env): EnvConfig {
     logLevel,
     registrationPolicy,
     runnerFlow: oneOf('SVC_RUNNER_FLOW', env.SVC_RUNNER_FLOW, ['legacy', 'broker'] as const) ?? 'legacy',
+    runnerSocket: socketPath('SVC_RUNNER_SOCKET', env.SVC_RUNNER_SOCKET),
     forgeApiUrl: httpUrl('SVC_FORGE_API_URL', env.SVC_FORGE_API_URL) ?? DEFAULT_FORGE_API_URL,
     forgeToken: nonEmpty(env.SVC_FORGE_TOKEN),
+    forgeConfigured: nonEmpty(env.SVC_FORGE_API_URL?.trim()) !== undefined || nonEmpty(env.SVC_FORGE_TOKEN) !== undefined,
     actionsMirrorDir: absolutePath('SVC_ACTIONS_MIRROR_DIR', env.SVC_ACTIONS_MIRROR_DIR),
     webhookSecret: nonEmpty(env.SVC_WEBHOOK_SECRET),
     enableAppRegistration: switchOffByDefault(env.SVC_ENABLE_APP_REGISTRATION),
@@ -176,6 +218,12 @@ export function readEnvConfig(env: Env): EnvConfig {
     snapshots: {
       maxBytes: integerKnob({ name: 'SVC_SNAPSHOT_MAX_BYTES', defaultValue: DEFAULT_SNAPSHOT_MAX_BYTES, min: 1, belowMinIsInvalid: true }, env.SVC_SNAPSHOT_MAX_BYTES, report),
       retentionSecs: integerKnob({ name: 'SVC_SNAPSHOT_RETENTION_SECS', defaultValue: DEFAULT_SNAPSHOT_RETENTION_SECS, min: 60 }, env.SVC_SNAPSHOT_RETENTION_SECS, report),
+    },
+    runtimeServices: {
+      cacheMaxBytes: integerKnob({ name: 'SVC_CACHE_MAX_BYTES', defaultValue: DEFAULT_CACHE_MAX_BYTES, min: 1, belowMinIsInvalid: true }, env.SVC_CACHE_MAX_BYTES, report),
+      cacheMaxAgeDays: integerKnob({ name: 'SVC_CACHE_MAX_AGE_DAYS', defaultValue: 7, min: 1, belowMinIsInvalid: true }, env.SVC_CACHE_MAX_AGE_DAYS, report),
+      artifactRetentionDays: integerKnob({ name: 'SVC_ARTIFACT_RETENTION_DAYS', defaultValue: 90, min: 1, belowMinIsInvalid: true }, env.SVC_ARTIFACT_RETENTION_DAYS, report),
+      oidcKeyRotationDays: integerKnob({ name: 'SVC_OIDC_KEY_ROTATION_DAYS', defaultValue: 30, min: 1, belowMinIsInvalid: true }, env.SVC_OIDC_KEY_ROTATION_DAYS, report),
     },
     warnings: report.warnings,
   };

@@ -1,5 +1,5 @@
-import type { AnnotationLevelName, TaskResultName, TimelineRecordStateName } from './enums.js';
-import { annotationLevelSchema, taskResultSchema, timelineRecordStateSchema } from './enums.js';
+import type { TaskResultName, TimelineRecordStateName } from './enums.js';
+import { ANNOTATION_LEVELS, annotationLevelSchema, taskResultSchema, timelineRecordStateSchema } from './enums.js';
 import { dateTimeSchema, guidSchema } from './schema-parts.js';
 
 // The run service (broker flow), relative to `run_service_url` for `acquirejob` (runner OAuth
@@ -59,7 +59,8 @@ export interface VariableValue {
 
 /** A run-service annotation (camelCase members, named explicitly in the DTO). */
 export interface RunServiceAnnotation {
-  readonly level?: AnnotationLevelName | number;
+  /** A name in any case (`failure`, `FAILURE`) or its code. */
+  readonly level?: string | number;
   readonly message?: string;
   readonly title?: string;
   readonly rawDetails?: string;
@@ -113,10 +114,21 @@ export interface CompleteJobRequest {
   readonly infrastructureFailureCategory?: string | null;
 }
 
+/** `[fF][oO][oO]`: a name in any case, for schemas (Ajv patterns take no flags). */
+const anyCase = (name: string): string => [...name].map((c) => (c.toLowerCase() === c.toUpperCase() ? c : `[${c.toLowerCase()}${c.toUpperCase()}]`)).join('');
+
+/**
+ * AnnotationLevel as the run service's reader takes it: the name in any case (its casing on the
+ * wire is inferred from the serializer, not observed, §4.7) or the code.
+ */
+export const anyCaseAnnotationLevelSchema = {
+  anyOf: [{ type: 'string', pattern: `^(?:${ANNOTATION_LEVELS.map(anyCase).join('|')})$` }, annotationLevelSchema.anyOf[1]],
+} as const;
+
 const annotationSchema = {
   type: 'object',
   properties: {
-    level: annotationLevelSchema,
+    level: anyCaseAnnotationLevelSchema,
     message: { type: 'string' },
     title: { type: 'string' },
     rawDetails: { type: 'string' },

@@ -1,13 +1,16 @@
 /**
  * A download ticket for one admitted remote action: its commit, and signed, expiring URLs of its
- * archives in the blob store (`actions/<owner>/<repo>/<sha>.tar.gz` and `.zip`, built once from
- * the mirror, then shared by every job). Sources in order: the mirror, then the forge — which is
- * not built yet, so a ref the mirror does not hold is a `not_implemented` error naming it.
+ * archives in the blob store (`actions/<owner>/<repo>/<sha>.tar.gz` and `.zip`, lower-case names).
+ * The sources are asked in order (the mirror, then the forge: action-sources.ts); an archive is
+ * fetched or built once per commit, checked (one top-level directory), stored, and then shared by
+ * every job — a second job on the same commit never reaches the source for it again.
  */
-import { NotFoundError, NotImplementedError } from '../../../core/kernel/index.js';
+import { NotImplementedError, UpstreamError } from '../../../core/kernel/index.js';
 import type { BlobStore, BlobUrlSigner } from '../../../core/ports/index.js';
 import { actionKey, splitName, type RemoteAction } from './action-refs.js';
-import type { ActionMirror, ArchiveFormat } from './git-mirror.js';
+import { locate, type ActionSource } from './action-sources.js';
+import { readArchiveFile, topLevelDirectory } from './archive-files.js';
+import type { ArchiveFormat } from './git-mirror.js';
 
 /** What the runner reads for one action (`ActionDownloadInfo`, §5.5). */
 export interface ActionTicket {
@@ -19,9 +22,12 @@ export interface ActionTicket {
   readonly zipballUrl: string;
 }
 
+/** A ticket, or why no source holds the action (a message for the user, not retried). */
+export type TicketOutcome = { readonly ticket: ActionTicket } | { readonly unresolvable: string };
+
 export interface ActionTicketsDeps {
-  /** Undefined when `SVC_ACTIONS_MIRROR_DIR` is not set. */
-  readonly mirror: ActionMirror | undefined;
+  /** In order of preference; empty when neither a mirror nor a forge is configured. */
+  readonly sources: readonly ActionSource[];
   readonly blobs: BlobStore;
   readonly signer: BlobUrlSigner;
   /** The server's public base URL (signed paths are made absolute with it). */
@@ -31,10 +37,10 @@ export interface ActionTicketsDeps {
 }
 
 export interface ActionTickets {
-  /** The commit a reference resolves to (for reading a remote composite's manifest); undefined when unknown. */
-  resolve(action: RemoteAction): Promise<string | undefined>;
+  /** A file of the action's repository at the commit its ref names; undefined when no source holds it. */
   readFile(action: RemoteAction, path: string): Promise<string | undefined>;
-  issue(action: RemoteAction): Promise<ActionTicket>;
+  /** Throws `NotImplementedError` with no source, `UpstreamError`/`UnavailableError` when a source fails. */
+  issue(action: RemoteAction): Promise<TicketOutcome>;
 }
 
 /** An hour: the runner downloads in "Set up job", with up to three attempts and back-off. */
@@ -43,46 +49,68 @@ export const TICKET_TTL_SECS = 3600;
 export function archiveKey(nameWithOwner: string, sha: string, format: ArchiveFormat): string {
   const name = splitName(nameWithOwner);
   if (name === undefined) throw new TypeError(`'${nameWithOwner}' is not owner/repo`);
-  return `actions/${name.owner}/${name.repo}/${sha}.${format}`;
+  return `actions/${name.owner.toLowerCase()}/${name.repo.toLowerCase()}/${sha}.${format}`;
+}
+
+export function noSourceError(action: RemoteAction): NotImplementedError {
+  return new NotImplementedError(
+    `action ${actionKey(action)}: no action source is configured (set SVC_FORGE_API_URL, with SVC_FORGE_TOKEN for private repositories, ` +
+      'or SVC_ACTIONS_MIRROR_DIR for a local mirror); downloading actions without one',
+    { details: { action: actionKey(action) } },
+  );
 }
 
 export function createActionTickets(deps: ActionTicketsDeps): ActionTickets {
-  const { mirror } = deps;
   const ttlSeconds = deps.ttlSeconds ?? TICKET_TTL_SECS;
-  const stored = async (action: RemoteAction, sha: string, format: ArchiveFormat): Promise<string> => {
+  // Two jobs asking for a commit not stored yet share one download.
+  const inflight = new Map<string, Promise<void>>();
+
+  const store = async (source: ActionSource, action: RemoteAction, sha: string, format: ArchiveFormat): Promise<string> => {
     const key = archiveKey(action.nameWithOwner, sha, format);
-    if ((await deps.blobs.stat(key)) === undefined) {
-      // Same commit, same bytes: two jobs racing here write the same archive.
-      await deps.blobs.put(key, await (mirror as ActionMirror).archive(action.nameWithOwner, sha, format));
+    if ((await deps.blobs.stat(key)) !== undefined) return key;
+    let pending = inflight.get(key);
+    if (pending === undefined) {
+      pending = (async () => {
+        const archive = await source.archive(action.nameWithOwner, sha, format);
+        if (format === 'tar.gz') {
+          const top = await topLevelDirectory(archive);
+          if ('problem' in top) {
+            throw new UpstreamError(`the tarball of ${action.nameWithOwner}@${sha} from ${source.label} cannot be used: ${top.problem}`, { code: 'action_archive_invalid' });
+          }
+        }
+        await deps.blobs.put(key, archive);
+      })().finally(() => inflight.delete(key));
+      inflight.set(key, pending);
     }
-    return `${deps.baseUrl().replace(/\/+$/, '')}${deps.signer.sign({ key, method: 'GET', ttlSeconds })}`;
+    await pending;
+    return key;
   };
-  const resolve = async (action: RemoteAction) => (mirror === undefined ? undefined : mirror.resolve(action.nameWithOwner, action.ref));
+  const signed = (key: string): string => `${deps.baseUrl().replace(/\/+$/, '')}${deps.signer.sign({ key, method: 'GET', ttlSeconds })}`;
+
   return {
-    resolve,
     async readFile(action, path) {
-      const sha = await resolve(action);
-      return sha === undefined || mirror === undefined ? undefined : mirror.readFile(action.nameWithOwner, sha, path);
+      if (path.split('/').some((part) => part === '' || part === '.' || part === '..')) return undefined;
+      const found = await locate(deps.sources, action);
+      if ('missing' in found) return undefined;
+      if (found.source.readFile !== undefined) return found.source.readFile(action.nameWithOwner, found.sha, path);
+      const archive = await deps.blobs.get(await store(found.source, action, found.sha, 'tar.gz'));
+      return archive === undefined ? undefined : readArchiveFile(archive, path);
     },
     async issue(action) {
-      if (mirror !== undefined && (await mirror.has(action.nameWithOwner))) {
-        const sha = await mirror.resolve(action.nameWithOwner, action.ref);
-        if (sha === undefined) {
-          throw new NotFoundError(`action ${actionKey(action)}: the mirror's ${action.nameWithOwner} has no tag, branch or commit '${action.ref}'`, {
-            code: 'action_ref_not_found',
-          });
-        }
-        return {
+      if (deps.sources.length === 0) throw noSourceError(action);
+      const found = await locate(deps.sources, action);
+      if ('missing' in found) return { unresolvable: found.missing };
+      const [tarball, zipball] = await Promise.all([store(found.source, action, found.sha, 'tar.gz'), store(found.source, action, found.sha, 'zip')]);
+      return {
+        ticket: {
           nameWithOwner: action.nameWithOwner,
           resolvedNameWithOwner: action.nameWithOwner,
           ref: action.ref,
-          resolvedSha: sha,
-          tarballUrl: await stored(action, sha, 'tar.gz'),
-          zipballUrl: await stored(action, sha, 'zip'),
-        };
-      }
-      const where = mirror === undefined ? 'SVC_ACTIONS_MIRROR_DIR is not set' : `the mirror has no ${action.nameWithOwner}.git`;
-      throw new NotImplementedError(`downloading actions from the forge (${actionKey(action)}; ${where})`, { details: { action: actionKey(action) } });
+          resolvedSha: found.sha,
+          tarballUrl: signed(tarball),
+          zipballUrl: signed(zipball),
+        },
+      };
     },
   };
 }

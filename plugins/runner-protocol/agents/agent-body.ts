@@ -42,8 +42,11 @@ function labelType(value: unknown): LabelType {
   throw invalid(`label type must be "system" or "user" (or 0, 1), not ${JSON.stringify(value)}`);
 }
 
-/** Labels as a set: the first spelling of a name wins, later ones ignoring case are dropped. */
-function parseLabels(value: unknown): AgentLabel[] {
+/**
+ * Labels (`[{name, type}]`, type a LabelType name or number) as a set: the first spelling of a
+ * name wins, later ones ignoring case are dropped.
+ */
+export function parseAgentLabels(value: unknown): AgentLabel[] {
   if (value === undefined || value === null) return [];
   if (!Array.isArray(value)) throw invalid('labels must be a list of {name, type}');
   const labels: AgentLabel[] = [];
@@ -81,7 +84,7 @@ export function parseAgentBody(body: unknown): AgentBody {
     name,
     version: optionalString(body, 'version'),
     osDescription: optionalString(body, 'osDescription'),
-    labels: parseLabels(member(body, 'labels')),
+    labels: parseAgentLabels(member(body, 'labels')),
     publicKey: parsePublicKey(body),
     ephemeral: optionalBoolean(body, 'ephemeral'),
     disableUpdate: optionalBoolean(body, 'disableUpdate'),

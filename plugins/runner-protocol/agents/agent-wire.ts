@@ -6,9 +6,13 @@ const EMPTY_GUID = '00000000-0000-0000-0000-000000000000';
 /** The .NET "unset" DateTime (§0.3). */
 const UNSET_DATE = '0001-01-01T00:00:00';
 
-/** How registration answers about the flow the runner is to use at `run` (§1.6). */
+/** How registration answers about the flow the runner is to use at `run` (§1.6, §1.7). */
 export interface FlowSettings {
-  /** False: the legacy session + message queue; the broker can still move runners later. */
+  /**
+   * True (SVC_RUNNER_FLOW=broker): runner-registration sends `config.sh` down the runner-admin
+   * path and agents say `UseV2Flow`. False: the legacy configure path and the legacy session +
+   * message queue; the broker can still move runners later.
+   */
   readonly useV2Flow: boolean;
 }
 

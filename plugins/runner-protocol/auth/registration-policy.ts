@@ -1,25 +1,38 @@
-import { AuthError, type EnvConfig, type SystemAuth } from '../../../core/kernel/index.js';
+import type { FastifyRequest } from 'fastify';
+import { arrivedOnRunnerSocket, AuthError, type EnvConfig, type SystemAuth } from '../../../core/kernel/index.js';
 
 export type RegistrationPolicy = EnvConfig['registrationPolicy'];
 
 const REMOTE_AUTH = /^remoteauth\s+(\S+)\s*$/i;
 
 /**
- * Checks the registration credential of `POST /api/v3/actions/runner-registration`
- * (`Authorization: RemoteAuth <token>`, the runner's `--token`). Spec, Authentication rule 6:
- * `strict` wants the engine's system token; `permissive` (only ever started on a loopback
- * listener, which the config loader enforces) takes any non-empty credential.
+ * The policy a registration request is held to. Spec, Authentication rule 6: `permissive` is for
+ * conformance replay on a loopback TCP listener only; the runner socket is always `strict`.
  */
-export function checkRegistrationCredential(authorization: string | undefined, policy: RegistrationPolicy, systemAuth: SystemAuth): void {
+export function registrationPolicyFor(request: FastifyRequest, configured: RegistrationPolicy): RegistrationPolicy {
+  return arrivedOnRunnerSocket(request) ? 'strict' : configured;
+}
+
+/**
+ * Checks the registration credential (`Authorization: RemoteAuth <token>`, the runner's `--token`)
+ * of `POST /api/v3/actions/runner-registration` and of the runner-admin routes. `strict` wants the
+ * engine's system token; `permissive` (only ever started on a loopback listener, which the config
+ * loader enforces, and never on the runner socket) takes any non-empty credential. Answers the
+ * policy applied.
+ */
+export function checkRegistrationCredential(request: FastifyRequest, configured: RegistrationPolicy, systemAuth: SystemAuth): RegistrationPolicy {
+  const authorization = request.headers.authorization;
   if (authorization === undefined) {
     throw new AuthError('missing Authorization header; configure the runner with --token <system token>', { code: 'missing_credential' });
   }
   const token = REMOTE_AUTH.exec(authorization)?.[1];
   if (token === undefined) throw new AuthError('the registration credential must be sent as "Authorization: RemoteAuth <token>"', { code: 'invalid_credential' });
-  if (policy === 'permissive') return;
+  const policy = registrationPolicyFor(request, configured);
+  if (policy === 'permissive') return policy;
   if (!systemAuth.verifyHeader(`Bearer ${token}`)) {
     throw new AuthError('the registration token is not valid for this server: configure the runner with --token <system token> (SVC_SYSTEM_TOKEN)', {
       code: 'invalid_credential',
     });
   }
+  return policy;
 }

@@ -9,6 +9,7 @@ import {
 } from '../../../core/protocol/index.js';
 import { runnerOf } from '../auth/index.js';
 import type { ServerUrls } from '../job-message/index.js';
+import { engineRunnerId } from '../job-requests/index.js';
 import { nextMessage, pollSignal } from '../messages/index.js';
 import { runServiceUrl } from '../urls/index.js';
 import type { BrokerDeps } from './broker-deps.js';
@@ -56,7 +57,19 @@ export function registerBrokerMessageRoutes(app: FastifyInstance, deps: BrokerDe
       const runner = runnerOf(request);
       const requestId = Number(request.body.runnerRequestId);
       const held = Number.isSafeInteger(requestId) ? await deps.requests.get(requestId) : undefined;
-      if (held === undefined || held.agentId !== runner.id || held.finishedAt !== null) {
+      // A job ended, or cancelled before the runner accepted it, is gone too (2.336+: an ephemeral
+      // runner then exits instead of acquiring). A cancel not acted on yet ends the job here, as
+      // the long poll would (held-job.ts): no Worker ever ran it.
+      const job = held === undefined ? undefined : await deps.engine.getJob(held.requestId);
+      let gone = job === undefined || job.attempt !== held?.attempt || job.status !== 'in_progress' || job.runnerId !== engineRunnerId(runner.id);
+      if (!gone && held !== undefined && job?.cancelRequested === true && held.acceptedAt === null) {
+        if (await deps.requests.markCancelSent(held.requestId, held.attempt, deps.clock.now())) {
+          await deps.engine.completeJob(held.requestId, engineRunnerId(runner.id), { outcome: 'cancelled' });
+          request.log.info({ agentId: runner.id, jobId: held.requestId }, 'job cancelled before its runner acknowledged it');
+        }
+        gone = true;
+      }
+      if (held === undefined || held.agentId !== runner.id || held.finishedAt !== null || gone) {
         return sendBrokerError(reply, 'AcknowledgeJobNotFound', `Job request ${request.body.runnerRequestId} was not found for runner '${runner.name}'`);
       }
       return reply.status(200).send({});

@@ -81,9 +81,16 @@ test('the system connection points at this server with the job token', async () 
   assert.equal(endpoint['url'], 'http://127.0.0.1:9090/_svc/');
   assert.deepEqual(endpoint['authorization'], { scheme: 'OAuth', parameters: { AccessToken: 'job.jwt.token' } });
   const data = endpoint['data'] as JsonObject;
-  assert.equal(data['CacheServerUrl'], 'http://127.0.0.1:9090/_svc/');
+  // Cache v1 is served at the public root by runtime-services, whatever the Worker's base is.
+  assert.equal(data['CacheServerUrl'], 'https://ci.example.test/');
   assert.equal(data['ResultsServiceUrl'], 'https://ci.example.test/');
   assert.equal(data['GenerateIdTokenUrl'], `https://ci.example.test/_oidc/${String(msg['plan'] && field(msg['plan'], 'planId'))}/${String(msg['jobId'])}?api-version=2.0`);
+});
+
+test('the id-token URL defaults to the OIDC route of the public origin', async () => {
+  const msg = await message();
+  const data = field((field(msg['resources'], 'endpoints') as JsonValue[])[0], 'data') as JsonObject;
+  assert.equal(data['GenerateIdTokenUrl'], `https://ci.example.test/_apis/oidc/idtoken/${String(field(msg['plan'], 'planId'))}/${String(msg['jobId'])}?api-version=2.0`);
 });
 
 test('no id-token URL without the id-token: write permission', async () => {

@@ -30,6 +30,7 @@ export const FEATURE_FLAGS: Readonly<Record<string, string>> = {
   actions_add_check_run_id_to_job_context: 'true',
   // One resolution call per action: the batch form is a launch-service optimisation.
   actions_batch_action_resolution: 'false',
+  // github.com's value; each job's own mode replaces it (cache-mode.ts, message-variables.ts).
   actions_cache_mode: 'write',
   actions_container_action_runner_temp: 'true',
   actions_display_helpful_actions_download_errors: 'true',

@@ -10,7 +10,10 @@ export { needsFromJobs } from './needs-context.js';
 export { jobIdFor, planIdFor, stepIdFor, SVC_ID_NAMESPACE, uuidV5 } from './message-ids.js';
 export { DEFAULT_JOB_NAME, jobNames, orchestrationId } from './job-names.js';
 export { FEATURE_FLAGS } from './feature-flags.js';
-export { GITHUB_CONTEXT_KEYS } from './message-contexts.js';
+export { GITHUB_CONTEXT_KEYS, repositoryVisibility } from './message-contexts.js';
+export { cacheModeFor } from './cache-mode.js';
+export { jobServer, LOOPBACK_JOB_HOST, passesToolkitHostGate } from './job-server.js';
+export { ID_TOKEN_PATH } from './system-connection.js';
 export { tokenPermissions } from './message-variables.js';
 export type {
   JobMessageIds,

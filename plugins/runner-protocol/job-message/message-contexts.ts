@@ -92,7 +92,7 @@ function githubContext(github: GithubContext): ExpressionObject {
   const known: Record<string, ExpressionValue | undefined> = {
     ...github,
     artifact_cache_size_limit: DEFAULT_ARTIFACT_CACHE_SIZE_LIMIT_GB,
-    repository_visibility: visibility(github.event),
+    repository_visibility: repositoryVisibility(github.event),
   };
   const result: Record<string, ExpressionValue> = {};
   for (const key of GITHUB_CONTEXT_KEYS) {
@@ -106,7 +106,8 @@ function githubContext(github: GithubContext): ExpressionObject {
   return result;
 }
 
-function visibility(event: ExpressionObject): string {
+/** `github.repository_visibility`: the payload repository's `visibility`, else `private` unless it says `private: false`. */
+export function repositoryVisibility(event: ExpressionObject): string {
   const repository = event['repository'];
   if (typeof repository !== 'object' || repository === null || Array.isArray(repository)) return 'private';
   const declared = (repository as ExpressionObject)['visibility'];

@@ -9,10 +9,12 @@
  *   step twice (to the job server and to results);
  * - `system.github.launch_endpoint` is the launch service origin (only read in run-service mode);
  * - `system.github.results_upload_with_sdk` is false: our signed URLs are not Azure blobs;
- * - `system.runnerEnvironment` is `self-hosted`, `system.runnerGroupName` the runner's group.
+ * - `system.runnerEnvironment` is `self-hosted`, `system.runnerGroupName` the runner's group;
+ * - `actions_cache_mode` is the job's cache mode (cache-mode.ts), which the cache service enforces.
  */
 import type { JsonObject, JsonValue } from '../../../core/protocol/index.js';
 import type { Permissions } from '../../../core/workflow/index.js';
+import { cacheModeFor } from './cache-mode.js';
 import { FEATURE_FLAGS } from './feature-flags.js';
 import type { JobMessageType, JobPlan, VariableValue } from './types.js';
 
@@ -39,6 +41,7 @@ export function buildVariables(input: VariablesInput): JsonObject {
   const set = (name: string, value: string | VariableValue) => variables.set(name, typeof value === 'string' ? { value } : value);
 
   for (const [name, value] of Object.entries(FEATURE_FLAGS)) set(name, value);
+  set('actions_cache_mode', cacheModeFor(plan.workflow.event));
   set('github_token', { value: input.githubToken, isSecret: true });
   set('system.from_run_service', String(messageType === 'RunnerJobRequest'));
   set('system.github.job', plan.job.key);

@@ -22,10 +22,11 @@ import {
   type WorkflowLoader,
   type WorkflowRef,
 } from '../../../core/workflow/index.js';
+import { jobServer } from './job-server.js';
 import type { JobPlan, WorkflowSource } from './types.js';
 
 export interface PlanForOptions {
-  /** `github.server_url` (the public URL), as selection used it. */
+  /** The public URL; `github.server_url` is derived from it for the toolkit's host gate (job-server.ts). */
   readonly serverUrl: string;
   /** The `vars` context the run was selected with. */
   readonly vars?: Readonly<Record<string, string>>;
@@ -49,7 +50,7 @@ export async function planFor(assignment: Assignment, options: PlanForOptions): 
   const workflow = planWorkflow(loaded, {
     event: planEvent(run),
     workflowPath: run.workflowPath,
-    server: { serverUrl: options.serverUrl },
+    server: jobServer(options.serverUrl),
     run: { id: run.id, number: run.runNumber, attempt: run.runAttempt },
     ...(options.vars === undefined ? {} : { vars: options.vars }),
     ...(options.secretNames === undefined ? {} : { secretNames: options.secretNames }),

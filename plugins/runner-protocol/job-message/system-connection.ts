@@ -8,6 +8,9 @@ import type { JsonObject } from '../../../core/protocol/index.js';
 import type { Permissions } from '../../../core/workflow/index.js';
 import type { ServerUrls } from './types.js';
 
+/** The OIDC token endpoint (served by the runtime-services plugin): `<path>/<planId>/<jobId>?api-version=2.0`. */
+export const ID_TOKEN_PATH = '/_apis/oidc/idtoken';
+
 /** The service URLs of one job, resolved from ServerUrls (each with the trailing `/` the runner needs). */
 export interface ResolvedUrls {
   readonly api: string;
@@ -21,13 +24,12 @@ export interface ResolvedUrls {
 export function resolveUrls(urls: ServerUrls, ids: { readonly planId: string; readonly jobId: string }, permissions: Permissions | undefined): ResolvedUrls {
   const api = withSlash(urls.api);
   const origin = new URL(urls.publicUrl).origin;
-  const idToken =
-    urls.idToken !== undefined && permissions?.['id-token'] === 'write'
-      ? `${urls.idToken.replace(/\/+$/, '')}/${ids.planId}/${ids.jobId}?api-version=2.0`
-      : '';
+  const idTokenBase = urls.idToken ?? `${origin}${ID_TOKEN_PATH}`;
+  const idToken = permissions?.['id-token'] === 'write' ? `${idTokenBase.replace(/\/+$/, '')}/${ids.planId}/${ids.jobId}?api-version=2.0` : '';
   return {
     api,
-    cache: withSlash(urls.cache ?? api),
+    // The runtime-services plugin serves cache v1 (`_apis/artifactcache/...`) at the root.
+    cache: withSlash(urls.cache ?? origin),
     results: withSlash(urls.results ?? origin),
     feedStream: urls.feedStream ?? '',
     launch: urls.launch ?? origin,

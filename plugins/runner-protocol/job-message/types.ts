@@ -38,15 +38,15 @@ export interface ServerUrls {
   readonly publicUrl: string;
   /** Results service base (Twirp at its root); default `<publicUrl origin>/`. */
   readonly results?: string;
-  /** Cache v1 base (`_apis/artifactcache/...` appended); default `api`. */
+  /** Cache v1 base (`_apis/artifactcache/...` appended); default `<publicUrl origin>/`. */
   readonly cache?: string;
   /** Live console WebSocket; default none (legacy runners then POST the feed). */
   readonly feedStream?: string;
   /** Launch service origin (run-service action resolution); default the public origin. */
   readonly launch?: string;
   /**
-   * OIDC token endpoint base. Jobs granted `id-token: write` get
-   * `<idToken>/<planId>/<jobId>?api-version=2.0`; without it (or the permission) none.
+   * OIDC token endpoint base; default `<publicUrl origin>/_apis/oidc/idtoken`. Jobs granted
+   * `id-token: write` get `<idToken>/<planId>/<jobId>?api-version=2.0`; others none.
    */
   readonly idToken?: string;
 }

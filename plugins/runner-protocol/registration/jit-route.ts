@@ -1,8 +1,9 @@
 import { arch } from 'node:process';
 import type { FastifyInstance } from 'fastify';
-import { BUILT_IN_POOL_ID, type LabelType } from '../store/index.js';
+import { BUILT_IN_POOL_ID } from '../store/index.js';
 import type { RunnerUrls } from '../urls/index.js';
 import type { JitProvisioner } from './jit-provisioner.js';
+import { restRunner } from './rest-runner.js';
 
 /** Under `/api/v1` (system bearer): the operator's way to mint a runner for `run --jitconfig`. */
 export const JIT_PATH = '/runners/generate-jitconfig';
@@ -34,11 +35,6 @@ export function defaultJitLabels(): string[] {
   return ['self-hosted', 'Linux', architecture];
 }
 
-/** GitHub's REST spelling of label types (`read-only` for the runner's own, `custom` for the rest). */
-function restLabelType(type: LabelType): string {
-  return type === 'system' ? 'read-only' : 'custom';
-}
-
 /**
  * `POST /api/v1/runners/generate-jitconfig` (shaped like the forge's route of that name): body
  * `{name, labels?, runner_group_id? (default: the built-in pool), work_folder?, url?}`; answers
@@ -57,19 +53,7 @@ export function registerJitRoute(app: FastifyInstance, deps: { readonly provisio
     });
     const { agent, pool } = result;
     request.log.info({ runnerId: agent.id, runner: agent.name, poolId: pool.id }, 'JIT runner registered');
-    return reply.status(201).send({
-      runner: {
-        id: agent.id,
-        name: agent.name,
-        os: 'linux',
-        status: agent.status,
-        busy: false,
-        ephemeral: agent.ephemeral,
-        runner_group_id: pool.id,
-        runner_group_name: pool.name,
-        labels: agent.labels.map((label, index) => ({ id: index + 1, name: label.name, type: restLabelType(label.type) })),
-      },
-      encoded_jit_config: result.encodedJitConfig,
-    });
+    // The built-in pool's guests are Linux, whatever labels they were given.
+    return reply.status(201).send({ runner: restRunner(agent, pool, 'linux'), encoded_jit_config: result.encodedJitConfig });
   });
 }

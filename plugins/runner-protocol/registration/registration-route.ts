@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { InputError, type SystemAuth } from '../../../core/kernel/index.js';
+import type { FlowSettings } from '../agents/index.js';
 import { checkRegistrationCredential, type RegistrationPolicy, type RunnerEvent, type RunnerTokens } from '../auth/index.js';
 import { tenantUrl, type RunnerUrls } from '../urls/index.js';
 
@@ -10,6 +11,8 @@ export interface RegistrationRouteDeps {
   readonly systemAuth: SystemAuth;
   readonly tokens: RunnerTokens;
   readonly urls: RunnerUrls;
+  /** `useV2Flow` (SVC_RUNNER_FLOW=broker) sends configuring runners down the runner-admin path. */
+  readonly flow: FlowSettings;
 }
 
 const bodySchema = {
@@ -42,22 +45,31 @@ export function parseRunnerUrl(raw: string): URL {
   return url;
 }
 
+/** The scope kept with a runner: its `--url` without a trailing slash. */
+export function scopeUrlOf(runnerUrl: URL): string {
+  return `${runnerUrl.origin}${runnerUrl.pathname.replace(/\/+$/, '')}`;
+}
+
 /**
  * `POST /api/v3/actions/runner-registration` (§1.2): the first call of `config.sh` (and of
  * `config.sh remove`). Checks the registration credential against the policy and answers with
- * the tenant URL and a short-lived tenant token for the `_apis` calls that follow. The legacy
- * configure path is kept (`use_v2_flow: false`): the runner then registers through the agents
- * resource and tests its OAuth credential (§1.6, §1.7).
+ * the tenant URL and a short-lived tenant token for the `_apis` calls that follow.
+ *
+ * `use_v2_flow` follows SVC_RUNNER_FLOW, as github.com pairs them: `legacy` keeps the legacy
+ * configure path (agents resource, OAuth connection test; §1.5); `broker` sends the runner down
+ * the runner-admin path (§1.7, `runner-admin-routes.ts`), which ends in a broker configuration.
+ * The tenant URL and token are answered either way: `config.sh remove` of a runner configured on
+ * the legacy path (before the switch) still goes through them (§1.11).
  */
 export function registerRegistrationRoute(app: FastifyInstance, deps: RegistrationRouteDeps): void {
   app.post<{ Body: { url: string; runner_event?: RunnerEvent } }>(REGISTRATION_PATH, { schema: { body: bodySchema } }, async (request) => {
-    checkRegistrationCredential(request.headers.authorization, deps.policy, deps.systemAuth);
+    const policy = checkRegistrationCredential(request, deps.policy, deps.systemAuth);
     const runnerUrl = parseRunnerUrl(request.body.url);
     const event = request.body.runner_event ?? 'register';
     const base = deps.urls.registrationBase(runnerUrl);
-    const scopeUrl = `${runnerUrl.origin}${runnerUrl.pathname.replace(/\/+$/, '')}`;
+    const scopeUrl = scopeUrlOf(runnerUrl);
     const issued = await deps.tokens.issueTenantToken({ scopeUrl, event });
-    request.log.info({ scope: scopeUrl, event, policy: deps.policy }, 'runner registration accepted');
-    return { url: tenantUrl(base), token_schema: 'OAuthAccessToken', token: issued.token, use_v2_flow: false };
+    request.log.info({ scope: scopeUrl, event, policy }, 'runner registration accepted');
+    return { url: tenantUrl(base), token_schema: 'OAuthAccessToken', token: issued.token, use_v2_flow: deps.flow.useV2Flow };
   });
 }

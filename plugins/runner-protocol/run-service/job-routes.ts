@@ -31,7 +31,8 @@ function notFound(reply: FastifyReply, body: { readonly jobId: string }): Fastif
  * The run service's job routes (§2.7, §2.8; job token): `renewjob` extends the engine's lease to
  * the lock (the first renewal is the runner accepting the job) and answers `lockedUntil`; a job
  * that is over or not the token's answers 404, which stops renewal (the Listener then cancels its
- * Worker). `completejob` records the conclusion and outputs; a repeat for a finished job is a 200.
+ * Worker). `completejob` records the step results and annotations (results/), then the
+ * conclusion and outputs; a repeat for a finished job is a 200.
  */
 export async function registerRunServiceJobRoutes(app: FastifyInstance, deps: RunServiceDeps): Promise<void> {
   await app.register(async (jobRoutes) => {
@@ -56,6 +57,9 @@ export async function registerRunServiceJobRoutes(app: FastifyInstance, deps: Ru
       if (result === undefined) return sendRunServiceError(reply, 422, `Unknown conclusion '${String(request.body.conclusion)}'`);
       const job = await jobOf(deps, claims, request.body);
       if (job === undefined) return notFound(reply, request.body);
+      // Steps and annotations first, as the legacy Worker reports them before JobCompleted; a
+      // repeat (the runner retries) records them again without duplicating an annotation.
+      await deps.results.report({ jobId: job.id, runnerId: engineRunnerId(claims.agentId), jobRecordId: claims.jobRecordId }, request.body);
       if (job.status === 'in_progress') {
         const outputs: Record<string, string> = {};
         for (const [name, output] of Object.entries(request.body.outputs ?? {})) outputs[name] = output.value ?? '';

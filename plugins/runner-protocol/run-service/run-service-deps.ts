@@ -3,6 +3,7 @@ import type { Clock } from '../../../core/ports/index.js';
 import type { JobTokens, RunnerAuth } from '../auth/index.js';
 import type { JobRequestsStore } from '../job-requests/index.js';
 import type { MessagesStore } from '../messages/index.js';
+import type { JobResults } from '../results/index.js';
 import type { LegacyFlowTimings } from '../sessions/index.js';
 import type { AgentsStore } from '../store/index.js';
 
@@ -15,4 +16,6 @@ export interface RunServiceDeps {
   readonly timings: LegacyFlowTimings;
   readonly runnerAuth: RunnerAuth;
   readonly jobTokens: JobTokens;
+  /** Records `completejob`'s step results and annotations (results/). */
+  readonly results: JobResults;
 }

@@ -1,11 +1,13 @@
 import type { FastifyRequest } from 'fastify';
-import { InputError } from '../../../core/kernel/index.js';
+import { arrivedOnRunnerSocket, InputError } from '../../../core/kernel/index.js';
 
 /**
  * Where runners find us. The "tenant" (the runner's `serverUrl`, base of every `_apis` call) is
  * the server root, so the runner surface is `/_apis/...` as the spec lists it; the OAuth token
  * endpoint sits under it. Built from SVC_PUBLIC_URL when set (spec, Authentication rule 9),
- * otherwise from the address the runner reached us at.
+ * otherwise from the address the runner reached us at. A request on the runner Unix socket has
+ * no address to echo (its Host header, `localhost` for most clients, names no listener), so it is
+ * given the host's TCP address instead (`listenerUrl`); a socket client maps it back to the socket.
  */
 export interface RunnerUrls {
   /** Origin (and path prefix, if SVC_PUBLIC_URL has one) without a trailing slash. */
@@ -51,12 +53,14 @@ export function isSubdomainOf(authority: string, parent: string): boolean {
   return authority === parent || authority.endsWith(`.${parent}`);
 }
 
-export function createRunnerUrls(publicUrl: string | undefined): RunnerUrls {
+export function createRunnerUrls(publicUrl: string | undefined, listenerUrl?: () => string): RunnerUrls {
   const configured = publicUrl === undefined ? undefined : new URL(publicUrl);
   const configuredBase = configured === undefined ? undefined : `${configured.origin}${configured.pathname.replace(/\/+$/, '')}`;
   return {
     base(request) {
-      return configuredBase ?? `${request.protocol}://${request.host}`;
+      if (configuredBase !== undefined) return configuredBase;
+      if (listenerUrl !== undefined && arrivedOnRunnerSocket(request)) return listenerUrl();
+      return `${request.protocol}://${request.host}`;
     },
     registrationBase(runnerUrl) {
       if (configured === undefined || configuredBase === undefined) return runnerUrl.origin;

@@ -6,3 +6,11 @@ export { workerApiMigrations } from './worker-migrations.js';
 export { WORKER_LOCATIONS, fastifyPath, workerPath, type WorkerResource } from './route-paths.js';
 export type { WorkerApiDeps } from './worker-deps.js';
 export { LOG_PAGE_BODY_LIMIT } from './log-routes.js';
+// Shared with the results service (results/), which reports the same things over another wire.
+export { createLogsStore, type LogsStore, type TaskLogRecord } from './logs-store.js';
+export { createAttachmentsStore, type AttachmentsStore, type StoredAttachment } from './attachments-store.js';
+export type { JobScope } from './records-store.js';
+export { workerDb } from './worker-tables.js';
+export { storeLogPage, stripBom, type LogPageTarget } from './log-pages.js';
+export { stepReportFrom, type StepState } from './record-reports.js';
+export { parseRecordState, parseTaskResult } from './wire-enums.js';

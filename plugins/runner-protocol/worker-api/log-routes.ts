@@ -11,9 +11,10 @@
  */
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { ConflictError, NotFoundError } from '../../../core/kernel/index.js';
+import { NotFoundError } from '../../../core/kernel/index.js';
 import { vssDate } from '../vss/index.js';
 import { workerJob, type WorkerJob } from './job-access.js';
+import { storeLogPage } from './log-pages.js';
 import type { TaskLogRecord } from './logs-store.js';
 import { workerPath } from './route-paths.js';
 import { CreateLogBody, LogParams, PlanParams, type CreateLogBodyType, type LogParamsType, type PlanParamsType } from './schemas.js';
@@ -58,22 +59,8 @@ export function registerLogRoutes(app: FastifyInstance, deps: WorkerRouteDeps): 
 
 async function appendPage(deps: WorkerRouteDeps, worker: WorkerJob, log: TaskLogRecord, bytes: Buffer): Promise<TaskLogRecord> {
   const digest = createHash('sha256').update(bytes).digest('hex');
-  const claim = await deps.logs.claimPage(log.id, digest);
-  if (claim === 'stored') return log;
-  if (claim === 'busy') throw new ConflictError(`this page of log ${log.id} is being stored by another request; send it again shortly`, { code: 'log_page_busy' });
-  try {
-    const text = stripBom(bytes.toString('utf8'));
-    let lineCount = 0;
-    if (text !== '') {
-      const stepNumber = await stepOfLog(deps, worker, log);
-      const ack = await deps.reporting.appendLog(worker.job.id, worker.runnerId, { ...(stepNumber === undefined ? {} : { stepNumber }), lines: [text] });
-      lineCount = ack.lineCount;
-    }
-    return (await deps.logs.pageStored(log.id, digest, lineCount)) ?? log;
-  } catch (error) {
-    await deps.logs.releasePage(log.id, digest);
-    throw error;
-  }
+  const stepNumber = await stepOfLog(deps, worker, log);
+  return storeLogPage(deps, { jobId: worker.job.id, runnerId: worker.runnerId, stepNumber }, log, digest, bytes);
 }
 
 /** The step number of the record a log was created for; undefined for the job record or an unknown record. */
@@ -83,8 +70,4 @@ async function stepOfLog(deps: WorkerRouteDeps, worker: WorkerJob, log: TaskLogR
   if (stored === undefined) return undefined;
   const view = viewRecord(stored.record);
   return view.type?.toLowerCase() === 'job' ? undefined : view.order;
-}
-
-function stripBom(text: string): string {
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }

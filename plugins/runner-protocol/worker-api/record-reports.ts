@@ -9,21 +9,42 @@
  *   are the new ones.
  */
 import type { AnnotationInput, StepReport } from '../../../core/engine/index.js';
+import type { TaskResultName, TimelineRecordStateName } from '../../../core/protocol/index.js';
 import type { RecordIssue, RecordView } from './timeline-record.js';
 import { annotationLevelOf, stepStatusOf } from './wire-enums.js';
+
+/**
+ * A step as any of the runner's reports carries it: a timeline `Task` record (legacy), a
+ * results `WorkflowStepsUpdate` step or a `completejob` step result (run-service mode), each
+ * brought to the timeline's state and TaskResult names first. Times are epoch ms.
+ */
+export interface StepState {
+  readonly number: number;
+  readonly name: string | undefined;
+  readonly state: TimelineRecordStateName | undefined;
+  readonly result: TaskResultName | undefined;
+  readonly startTime: number | undefined;
+  readonly finishTime: number | undefined;
+}
+
+/** What the engine records for a step: one mapping for every wire, so both flows show steps alike. */
+export function stepReportFrom(step: StepState): StepReport {
+  const { status, conclusion } = stepStatusOf(step.state, step.result);
+  return {
+    number: step.number,
+    name: step.name ?? `Step ${step.number}`,
+    status,
+    ...(conclusion === undefined ? {} : { conclusion }),
+    ...(step.startTime === undefined ? {} : { startedAt: step.startTime }),
+    ...(step.finishTime === undefined ? {} : { completedAt: step.finishTime }),
+  };
+}
 
 /** The step a record is, or undefined for the job record and records without an order yet. */
 export function stepReportOf(record: RecordView): StepReport | undefined {
   if (record.type?.toLowerCase() === 'job' || record.order === undefined || record.order < 0) return undefined;
-  const { status, conclusion } = stepStatusOf(record.state, record.result);
-  return {
-    number: record.order,
-    name: record.name ?? record.refName ?? `Step ${record.order}`,
-    status,
-    ...(conclusion === undefined ? {} : { conclusion }),
-    ...(record.startTime === undefined ? {} : { startedAt: record.startTime }),
-    ...(record.finishTime === undefined ? {} : { completedAt: record.finishTime }),
-  };
+  const { state, result, startTime, finishTime } = record;
+  return stepReportFrom({ number: record.order, name: record.name ?? record.refName, state, result, startTime, finishTime });
 }
 
 function positiveInt(value: string | undefined): number | undefined {

@@ -92,6 +92,10 @@ async function report(deps: WorkerRouteDeps, worker: WorkerJob, merged: readonly
     if (steps.length > 0) await deps.reporting.reportSteps(worker.job.id, worker.runnerId, steps);
     const annotations = views.flatMap(({ merged: record, view }) => newAnnotations(view, record.sentBefore));
     if (annotations.length > 0) await deps.reporting.addAnnotations(worker.job.id, worker.runnerId, annotations);
+    const jobRecord = views.find(({ view }) => view.id === worker.scope.jobRecordId)?.view;
+    if (jobRecord?.state === 'completed' && jobRecord.result !== undefined) {
+      deps.jobRecordCompletion.recordCompleted({ id: worker.job.id, attempt: worker.job.attempt, runnerId: worker.runnerId }, jobRecord.result);
+    }
   } catch (error) {
     for (const { merged: record } of views) {
       if (record.issuesSent !== record.sentBefore) await deps.records.unsend(worker.scope, String(record.record['id']), record.sentBefore);

@@ -2,6 +2,7 @@ import type { Engine, Reporting } from '../../../core/engine/index.js';
 import type { BlobStore, Clock, Database } from '../../../core/ports/index.js';
 import type { JobTokens } from '../auth/index.js';
 import { createAttachmentsStore, type AttachmentsStore } from './attachments-store.js';
+import { createJobRecordCompletion, type JobRecordCompletion } from './job-record-completion.js';
 import { createLogsStore, type LogsStore } from './logs-store.js';
 import { createRecordsStore, type RecordsStore } from './records-store.js';
 import { workerDb } from './worker-tables.js';
@@ -14,6 +15,8 @@ export interface WorkerApiDeps {
   readonly blobs: BlobStore;
   readonly clock: Clock;
   readonly jobTokens: JobTokens;
+  /** How long a completed job record waits for the Worker's `JobCompleted` (job-record-completion.ts); tests shorten it. */
+  readonly jobRecordGraceMs?: number;
 }
 
 /** What the routes share, built once per route group. */
@@ -24,6 +27,7 @@ export interface WorkerRouteDeps {
   readonly records: RecordsStore;
   readonly logs: LogsStore;
   readonly attachments: AttachmentsStore;
+  readonly jobRecordCompletion: JobRecordCompletion;
 }
 
 export function createWorkerRouteDeps(deps: WorkerApiDeps): WorkerRouteDeps {
@@ -35,5 +39,6 @@ export function createWorkerRouteDeps(deps: WorkerApiDeps): WorkerRouteDeps {
     records: createRecordsStore(db, deps.clock, deps.database.capabilities.rowLocks),
     logs: createLogsStore(db, deps.clock),
     attachments: createAttachmentsStore(db, deps.blobs, deps.clock),
+    jobRecordCompletion: createJobRecordCompletion(deps.engine, deps.jobRecordGraceMs),
   };
 }

@@ -1,0 +1,32 @@
+/**
+ * The job access token on the results routes. Same token and checks as the Worker's legacy
+ * routes (auth/job-token.ts verifies it), but refusals come in the Twirp envelope
+ * (`unauthenticated`, with the Bearer challenge) rather than VSS exceptions: the results client
+ * is a plain HTTP client that reads Twirp.
+ */
+import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import { AuthError } from '../../../core/kernel/index.js';
+import { bearerToken, type JobTokens, type VerifiedJobToken } from '../auth/index.js';
+import { TwirpError } from './twirp-errors.js';
+
+const admitted = new WeakMap<FastifyRequest, VerifiedJobToken>();
+
+export function requireResultsToken(tokens: JobTokens): onRequestAsyncHookHandler {
+  return async function requireResultsJob(request) {
+    const token = bearerToken(request);
+    if (token === undefined) throw new TwirpError('unauthenticated', 'the results service needs the job access token (Authorization: Bearer)');
+    try {
+      admitted.set(request, await tokens.verifyJobToken(token));
+    } catch (error) {
+      if (error instanceof AuthError) throw new TwirpError('unauthenticated', error.message);
+      throw error;
+    }
+  };
+}
+
+/** The token `requireResultsToken` admitted this request with. */
+export function resultsTokenOf(request: FastifyRequest): VerifiedJobToken {
+  const claims = admitted.get(request);
+  if (claims === undefined) throw new Error(`no job token was verified for ${request.method} ${request.url}: add requireResultsToken to the route's context`);
+  return claims;
+}
