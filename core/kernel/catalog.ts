@@ -12,6 +12,7 @@ export const builtinPlugins: Readonly<Record<string, ModuleImporter>> = {
   engine: () => import('../../plugins/engine/index.js'),
   'local-runs': () => import('../../plugins/local-runs/index.js'),
   'runner-protocol': () => import('../../plugins/runner-protocol/index.js'),
+  'runtime-services': () => import('../../plugins/runtime-services/index.js'),
 };
 
 export const storeBackends: Readonly<Record<string, () => Promise<StoreBackend>>> = {

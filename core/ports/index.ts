@@ -7,3 +7,4 @@ export type { Clock, IdGenerator } from './clock.js';
 export { statusWarningsExtensionPoint, type StatusWarning, type StatusWarningSource, type StatusWarningsExtension } from './status-warnings.js';
 export { waitForWake } from './wake.js';
 export type { SnapshotCommit, SnapshotMeta, SnapshotStore } from './snapshots.js';
+export { runtimeJobsServiceRef, type CacheMode, type JobWorkflowFile, type RuntimeJob, type RuntimeJobContext, type RuntimeJobs } from './runtime-jobs.js';

@@ -1,0 +1,76 @@
+/**
+ * A started host (real HTTP on an ephemeral loopback port) with the engine, runner-protocol,
+ * blobs and runtime-services plugins, on a manual clock that starts at the real time (the
+ * toolkit clients compute retention from the real clock), and the services tests need taken
+ * out by a small grabber plugin. Stopped after the test.
+ */
+import type { TestContext } from 'node:test';
+import { engineServiceRef, reportingServiceRef, type Engine, type Reporting } from '../../core/engine/index.js';
+import { coreServices, createHost, createSilentLogger, defaultCatalog, definePlugin, type Host } from '../../core/kernel/index.js';
+import type { BlobStore, CredentialStore, Database, SnapshotStore } from '../../core/ports/index.js';
+import { createRuntimeServicesPlugin } from '../../plugins/runtime-services/index.js';
+import { createHostEnv, TEST_SYSTEM_TOKEN } from '../support/host-env.js';
+import { ManualClock } from '../support/manual-clock.js';
+import { onCleanup, postgresSchemaUrl, requireService } from '../support/services.js';
+import type { RunnerHost } from '../runner-protocol/runner-host.js';
+
+export type StoreKind = 'sqlite' | 'postgres';
+
+const postgres = await requireService('postgres');
+
+/** The stores every suite runs on; PostgreSQL is skipped (loudly) when not configured. */
+export const STORES: readonly { readonly kind: StoreKind; readonly skip: string | false }[] = [
+  { kind: 'sqlite', skip: false },
+  { kind: 'postgres', skip: postgres.skip },
+];
+
+export interface RuntimeHost extends RunnerHost {
+  readonly database: Database;
+  readonly blobStore: BlobStore;
+  readonly dataDir: string;
+}
+
+const GRABBER_ID = 'runtime-test-grabber';
+
+export async function runtimeHost(t: TestContext, kind: StoreKind, env: Record<string, string> = {}): Promise<RuntimeHost> {
+  const schema = kind === 'postgres' ? postgresSchemaUrl(t, postgres.url ?? '') : undefined;
+  const hostEnv = createHostEnv({ ...(schema === undefined ? {} : { SVC_DATABASE_URL: schema.url }), ...env });
+  onCleanup(t, () => hostEnv.cleanup());
+  hostEnv.writePlugins(['engine', 'runner-protocol', 'blobs', 'runtime-services', GRABBER_ID].map((id) => `[[plugin]]\nid = "${id}"\n`).join('\n'));
+  let grabbed:
+    | { engine: Engine; reporting: Reporting; credentialStore: CredentialStore; snapshots: SnapshotStore; database: Database; blobStore: BlobStore }
+    | undefined;
+  const grabber = definePlugin({
+    id: GRABBER_ID,
+    apiVersion: 1,
+    deps: {
+      engine: engineServiceRef,
+      reporting: reportingServiceRef,
+      credentialStore: coreServices.credentialStore,
+      snapshots: coreServices.snapshots,
+      database: coreServices.database,
+      blobStore: coreServices.blobStore,
+    },
+    init: (deps) => void (grabbed = deps),
+  });
+  const clock = new ManualClock(Date.now());
+  const host: Host = await createHost({
+    env: hostEnv.env,
+    cwd: hostEnv.dir,
+    logger: createSilentLogger(),
+    clock,
+    catalog: {
+      ...defaultCatalog,
+      plugins: {
+        ...defaultCatalog.plugins,
+        [GRABBER_ID]: async () => ({ plugin: grabber }),
+        // No background sweeps: tests run passes themselves (sweepRuntimeServices).
+        'runtime-services': async () => ({ plugin: createRuntimeServicesPlugin({ sweepEveryMs: 24 * 60 * 60 * 1000 }) }),
+      },
+    },
+  });
+  onCleanup(t, () => host.stop());
+  if (!grabbed) throw new Error('the grabber plugin was not initialised');
+  const baseUrl = await host.start();
+  return { host, clock, baseUrl, systemToken: TEST_SYSTEM_TOKEN, dataDir: hostEnv.env['SVC_DATA_DIR'] ?? '', ...grabbed };
+}
