@@ -4,6 +4,8 @@
 // Shared JSON plumbing: value types, encode/decode options, the error the codecs raise.
 export type { DecodeOptions, EncodeOptions, JsonObject, JsonPrimitive, JsonValue, WireFormatErrorCode, WireStyle } from './wire/index.js';
 export { MAX_WIRE_DEPTH, WireFormatError } from './wire/index.js';
+// The runner's URL rules (§0.6): VSS route templates and raw-client resolution.
+export { expandRoute, rawUrl, vssUrl, type RouteValues } from './wire/index.js';
 
 // TemplateToken (steps' inputs/env, conditions, job outputs, defaults, containers, ...).
 export type {

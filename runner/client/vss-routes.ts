@@ -1,8 +1,6 @@
 /**
  * Location ids of the resources the listener calls (RUNNER-PROTOCOL.md §1.3; actions/runner
- * TaskAgentHttpClientBase) and the VSS URL rules (§0.6): a route template is filled from route
- * values (case-insensitive, `{area}`/`{resource}` from the location), a segment left without a
- * value is dropped, and the result is appended to the base URL's path.
+ * TaskAgentHttpClientBase); the URL rules themselves (§0.6) are core/protocol's.
  */
 export const LOCATIONS = {
   pools: 'a8c47e17-4d56-4a56-92bb-de7ea7dc65be',
@@ -16,33 +14,4 @@ export const LOCATIONS = {
 } as const;
 export type LocationId = (typeof LOCATIONS)[keyof typeof LOCATIONS];
 
-export type RouteValues = Readonly<Record<string, string | number>>;
-
-export function expandRoute(template: string, values: RouteValues, area: string, resource: string): string {
-  const lookup = new Map<string, string>([
-    ['area', area],
-    ['resource', resource],
-  ]);
-  for (const [key, value] of Object.entries(values)) lookup.set(key.toLowerCase(), String(value));
-  const segments: string[] = [];
-  for (const part of template.split('/')) {
-    const filled = part.replace(/\{\*?([^}]+)\}/g, (_match, name: string) => encodeURIComponent(lookup.get(name.toLowerCase()) ?? ''));
-    if (filled !== '') segments.push(filled);
-  }
-  return segments.join('/');
-}
-
-/** Base path (trailing `/` trimmed) + `/` + the relative route + the query. */
-export function vssUrl(base: string, relative: string, query: Readonly<Record<string, string>> = {}): string {
-  const url = new URL(base);
-  url.pathname = `${url.pathname.replace(/\/+$/, '')}/${relative.replace(/^\/+/, '')}`;
-  for (const [key, value] of Object.entries(query)) url.searchParams.set(key, value);
-  return url.href;
-}
-
-/** A raw client's URL: RFC 3986 resolution against a base that must end with `/` (§0.6). */
-export function rawUrl(base: string, relative: string, query: Readonly<Record<string, string>> = {}): string {
-  const url = new URL(relative, base.endsWith('/') ? base : `${base}/`);
-  for (const [key, value] of Object.entries(query)) url.searchParams.set(key, value);
-  return url.href;
-}
+export { expandRoute, rawUrl, vssUrl, type RouteValues } from '../../core/protocol/index.js';

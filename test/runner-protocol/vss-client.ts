@@ -20,25 +20,8 @@ export interface HttpResult {
   readonly body: unknown;
 }
 
-/** Fills `{name}` placeholders (case-insensitive), `{area}`/`{resource}`; a segment left without a value is dropped. */
-export function expandRoute(template: string, values: Readonly<Record<string, string | number>>, area: string, resource: string): string {
-  const lookup = new Map<string, string>([['area', area], ['resource', resource]]);
-  for (const [key, value] of Object.entries(values)) lookup.set(key.toLowerCase(), String(value));
-  const segments: string[] = [];
-  for (const part of template.split('/')) {
-    const filled = part.replace(/\{\*?([^}]+)\}/g, (_match, name: string) => lookup.get(name.toLowerCase()) ?? '');
-    if (filled !== '') segments.push(filled);
-  }
-  return segments.join('/');
-}
-
-/** base path (trailing `/` trimmed) + `/` + relative route + query (VssHttpUriUtility.ConcatUri). */
-export function vssUrl(base: string, relative: string, query: Readonly<Record<string, string>> = {}): string {
-  const url = new URL(base);
-  const path = `${url.pathname.replace(/\/+$/, '')}/${relative.replace(/^\/+/, '')}`;
-  const search = new URLSearchParams(query).toString();
-  return `${url.origin}${path}${search === '' ? '' : `?${search}`}`;
-}
+/** The runner's URL rules, shared with svc-runner (core/protocol). */
+export { expandRoute, vssUrl } from '../../core/protocol/index.js';
 
 export function locationsOf(connectionData: unknown): Map<string, ResourceLocation> {
   const data = connectionData as { locationServiceData?: { serviceDefinitions?: Record<string, unknown>[] } };

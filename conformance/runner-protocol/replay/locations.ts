@@ -37,20 +37,8 @@ export function locationId(name: string, names: Readonly<Record<string, string>>
   return names[name]?.toLowerCase();
 }
 
-/** Fills `{name}` (case-insensitive), `{area}`, `{resource}`; a segment left without a value is dropped (VssHttpUriUtility). */
-export function expandRoute(template: string, values: Readonly<Record<string, string>>, area: string, resource: string): string {
-  const lookup = new Map<string, string>([
-    ['area', area],
-    ['resource', resource],
-  ]);
-  for (const [key, value] of Object.entries(values)) lookup.set(key.toLowerCase(), value);
-  const segments: string[] = [];
-  for (const part of template.split('/')) {
-    const filled = part.replace(/\{\*?([^}]+)\}/g, (_match, name: string) => lookup.get(name.toLowerCase()) ?? '');
-    if (filled !== '') segments.push(filled);
-  }
-  return segments.join('/');
-}
+/** Route templates are filled by the runner's rule, shared with svc-runner (core/protocol). */
+export { expandRoute } from '../../../core/protocol/index.js';
 
 /** base path (trailing `/` trimmed) + `/` + relative route, then the base's own query (VssHttpUriUtility.ConcatUri). */
 export function vssUrl(base: string, relative: string): URL {

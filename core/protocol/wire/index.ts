@@ -13,3 +13,4 @@ export {
   readTypeCode,
 } from './wire-object.js';
 export { toWireNumber, wireNumber } from './wire-number.js';
+export { expandRoute, rawUrl, vssUrl, type RouteValues } from './vss-url.js';

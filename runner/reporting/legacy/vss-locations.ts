@@ -4,6 +4,9 @@
  * values filled in (a segment left without a value is dropped), the result appended to the
  * base URL's path.
  */
+import { expandRoute, vssUrl, type RouteValues } from '../../../core/protocol/index.js';
+
+export type { RouteValues };
 import { answerJson, httpSend, type HttpOptions } from '../http.js';
 
 /** Location GUIDs of the worker's calls (TaskResourceIds). */
@@ -23,29 +26,6 @@ interface Location {
   readonly template: string;
 }
 
-export type RouteValues = Readonly<Record<string, string | number>>;
-
-export function expandRoute(template: string, values: RouteValues, location: Pick<Location, 'area' | 'resource'>): string {
-  const lookup = new Map<string, string>([
-    ['area', location.area],
-    ['resource', location.resource],
-  ]);
-  for (const [key, value] of Object.entries(values)) lookup.set(key.toLowerCase(), String(value));
-  const segments: string[] = [];
-  for (const part of template.split('/')) {
-    const filled = part.replace(/\{\*?([^}]+)\}/g, (_match, name: string) => encodeURIComponent(lookup.get(name.toLowerCase()) ?? ''));
-    if (filled !== '') segments.push(filled);
-  }
-  return segments.join('/');
-}
-
-export function vssUrl(base: string, relative: string, query: Readonly<Record<string, string>> = {}): string {
-  const url = new URL(base);
-  url.pathname = `${url.pathname.replace(/\/+$/, '')}/${relative.replace(/^\/+/, '')}`;
-  for (const [key, value] of Object.entries(query)) url.searchParams.set(key, value);
-  return url.href;
-}
-
 export class VssLocations {
   readonly #http: HttpOptions;
   readonly #base: string;
@@ -62,7 +42,7 @@ export class VssLocations {
     const locations = await this.#load();
     const found = locations.get(id);
     if (found === undefined) throw new Error(`the server's connectionData has no '${location}' location (${id})`);
-    return vssUrl(this.#base, expandRoute(found.template, values, found), query);
+    return vssUrl(this.#base, expandRoute(found.template, values, found.area, found.resource), query);
   }
 
   #load(): Promise<ReadonlyMap<string, Location>> {
