@@ -33,6 +33,17 @@ for (const backend of RUNNER_BACKENDS) {
       assert.ok(latencyMs < 1000, `delivered ${latencyMs.toFixed(0)} ms after queueing`);
     });
 
+    it('hands no job to a poll that says Busy (its Worker may still be exiting); the next Online poll gets it', async (t) => {
+      const h = await listenerHost(t, backend.kind, { pollHoldMs: 600 });
+      const listener = await listeningRunner(h, 'build-01');
+      const { job } = await queueRun(h);
+      const busy = await listener.poll({ status: 'Busy' });
+      assert.equal(busy.result.status, 204, 'a busy poll ends empty although a job is queued');
+      assert.equal((await h.engine.getJob(job.id))?.status, 'queued', 'the job was not claimed for the busy runner');
+      const online = await listener.poll();
+      assert.equal(online.message?.body['requestId'], job.id);
+    });
+
     it('answers an empty 204 when the hold ends with nothing to send, and the session lives on', async (t) => {
       const h = await listenerHost(t, backend.kind, { pollHoldMs: 300 });
       const listener = await listeningRunner(h, 'build-01');

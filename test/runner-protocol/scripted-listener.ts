@@ -110,13 +110,13 @@ export class ScriptedListener {
     assert.equal(result.status, 200, `session: ${JSON.stringify(result.body)}`);
   }
 
-  /** One `GET messages` as MessageListener.GetNextMessageAsync makes it (status stays Online on the legacy flow). */
-  async poll(options: { readonly signal?: AbortSignal; readonly sessionId?: string } = {}): Promise<PollResult> {
+  /** One `GET messages` as MessageListener.GetNextMessageAsync makes it (`status` Online, or Busy while it runs a job). */
+  async poll(options: { readonly signal?: AbortSignal; readonly sessionId?: string; readonly status?: 'Online' | 'Busy' } = {}): Promise<PollResult> {
     const started = performance.now();
     const query: Record<string, string> = {
       sessionId: options.sessionId ?? this.sessionId,
       ...(this.#lastMessageId === undefined ? {} : { lastMessageId: String(this.#lastMessageId) }),
-      status: 'Online',
+      status: options.status ?? 'Online',
       runnerVersion: '2.337.0',
       os: 'Linux',
       architecture: 'X64',

@@ -42,7 +42,7 @@ export function registerBrokerMessageRoutes(app: FastifyInstance, deps: BrokerDe
     const serverUrls: ServerUrls = { api: runService, publicUrl: deps.publicUrl() };
     const poll = pollSignal(reply, deps.timings.pollHoldMs, deps.shutdownSignal);
     try {
-      const delivery = await nextMessage(deps, { runner, session, poll, serverUrls, broker: true });
+      const delivery = await nextMessage(deps, { runner, session, poll, busy: request.query.status === 'Busy', serverUrls, broker: true });
       if (delivery === undefined) return await reply.status(200).send();
       return await reply.type('application/json').send(brokerMessageWire(delivery, runService));
     } finally {

@@ -27,6 +27,13 @@ export interface PollContext {
    * service at `serverUrls.api`) waits for `acquirejob`. Legacy: `PipelineAgentJobRequest`.
    */
   readonly broker?: boolean;
+  /**
+   * The poll's `status=Busy`: the runner still runs a job as far as it knows (its Worker may
+   * still be exiting after reporting the job done). It is handed no new job: the runner aborts
+   * this poll when it goes back to `Online` (§2.3.1), and a job claimed for a poll being aborted
+   * would be lost in flight.
+   */
+  readonly busy?: boolean;
 }
 
 /** A message claimed for delivery, with the body to send. */
@@ -41,7 +48,7 @@ export interface Delivery {
  * 1. A message already waiting on the session goes first (e.g. a job claimed while the previous
  *    poll was going away); a job message whose job is no longer the runner's is dropped.
  * 2. A runner holding a job gets no other: its poll waits on that job's run and delivers the
- *    cancellation when one is requested.
+ *    cancellation when one is requested. Nor does a poll that says `status=Busy`.
  * 3. An idle runner waits in the engine for a job its labels match: woken by the engine's
  *    notification within milliseconds of a job being queued, the job claimed with a short
  *    delivery lease that the runner's first lock renewal extends (§2.7). A runner that never
@@ -67,7 +74,8 @@ export async function nextMessage(deps: LongPollDeps, context: PollContext): Pro
       continue;
     }
     // An ephemeral runner runs one job, then its registration ends: it is never handed a second.
-    if (runner.ephemeral && (await deps.requests.hasAny(runner.id))) {
+    // A runner that says it is busy is handed nothing until it polls as Online.
+    if (context.busy === true || (runner.ephemeral && (await deps.requests.hasAny(runner.id)))) {
       await aborted(poll.signal);
       return undefined;
     }

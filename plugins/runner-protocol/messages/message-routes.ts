@@ -67,7 +67,7 @@ export function registerMessageRoutes(app: FastifyInstance, deps: MessageRoutesD
       const serverUrls: ServerUrls = { api: tenantUrl(deps.urls.base(request)), publicUrl: deps.publicUrl() };
       const poll = pollSignal(reply, deps.timings.pollHoldMs, deps.shutdownSignal);
       try {
-        const delivery = await nextMessage(deps, { runner, session, poll, serverUrls });
+        const delivery = await nextMessage(deps, { runner, session, poll, busy: request.query.status === 'Busy', serverUrls });
         if (delivery === undefined) return await reply.status(204).send();
         return await reply.type('application/json').send(taskAgentMessageWire(delivery.message, delivery.body, session.sessionKey));
       } finally {
