@@ -1,0 +1,39 @@
+/**
+ * The scenarios where svc-runner can play the runner's part, and how: a job run (`run --once`
+ * per job the scenario's runner takes), a cancelled job, or `configure` + `remove`. A known
+ * divergence keeps its scenario listed with the exact request that differs (the test marks it
+ * todo; the product is not changed here).
+ */
+export interface RunnerPlan {
+  readonly scenario: string;
+  readonly kind: 'job' | 'remove';
+  /** Jobs the scenario's runner takes (default 1). */
+  readonly jobs?: number;
+  /** Cancel the run (operator API) while its first job runs. */
+  readonly cancel?: boolean;
+  /** Trailing corpus calls that probe the server after the runner's part (not the runner's requests). */
+  readonly tailProbes?: number;
+  /** A divergence from the official runner's sequence, known and reported. */
+  readonly divergence?: string;
+}
+
+const MESSAGE_DELETED_BEFORE_RENEWAL =
+  'svc-runner sends DELETE /_apis/distributedtask/pools/:poolId/messages/:messageId before its first PATCH /_apis/distributedtask/pools/:poolId/jobrequests/:requestId; the corpus renews the lock first';
+const NO_CONNECTION_DATA_AFTER_BROKER_SESSION =
+  'after POST /broker/session the corpus sends GET /_apis/connectionData; svc-runner never does';
+
+export const RUNNER_PLANS: readonly RunnerPlan[] = [
+  // The last two calls of removal are the scenario's probes: the removed runner's stale assertion refused, the name free again.
+  { scenario: 'removal', kind: 'remove', tailProbes: 2 },
+  { scenario: 'multi-step-job', kind: 'job', divergence: MESSAGE_DELETED_BEFORE_RENEWAL },
+  { scenario: 'step-failure', kind: 'job', divergence: MESSAGE_DELETED_BEFORE_RENEWAL },
+  {
+    scenario: 'cancellation',
+    kind: 'job',
+    cancel: true,
+    divergence: `varies with timing: ${MESSAGE_DELETED_BEFORE_RENEWAL}; or the corpus's GET /_apis/distributedtask/pools/:poolId/messages (the cancel poll) after the step's PATCH …/timelines/:timelineId/records is made earlier`,
+  },
+  { scenario: 'broker-flow', kind: 'job', divergence: NO_CONNECTION_DATA_AFTER_BROKER_SESSION },
+  { scenario: 'results-service', kind: 'job', divergence: NO_CONNECTION_DATA_AFTER_BROKER_SESSION },
+  { scenario: 'run-service-step-results', kind: 'job', divergence: NO_CONNECTION_DATA_AFTER_BROKER_SESSION },
+];

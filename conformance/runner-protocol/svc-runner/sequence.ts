@@ -1,0 +1,66 @@
+/**
+ * The comparison: the runner calls the replay made (the official runner's sequence, with every
+ * `location`/`base`+`path` already resolved to the route Fastify matched) must appear in
+ * svc-runner's calls as an ordered subsequence on method + route template; svc-runner must get no
+ * 4xx/5xx the replay did not get on the same route. A run of identical consecutive calls in the
+ * corpus (long polls, timeline updates the official runner's queue may batch) counts as one.
+ * svc-runner's other calls are reported as extras.
+ */
+import type { RecordedCall } from './recorder.js';
+
+export interface SequenceComparison {
+  readonly ok: boolean;
+  /** Why it failed: the first corpus call not found in order, and every unexpected error. */
+  readonly divergences: readonly string[];
+  readonly expected: readonly string[];
+  readonly actual: readonly string[];
+  /** svc-runner's calls outside the matched subsequence (`key ×count`). */
+  readonly extras: readonly string[];
+}
+
+export function callKey(call: RecordedCall): string {
+  return `${call.method} ${call.route ?? `${call.path} (no route)`}`;
+}
+
+/** The runner's calls (not the operator's), identical neighbours collapsed. */
+export function runnerSequence(calls: readonly RecordedCall[]): string[] {
+  const keys: string[] = [];
+  for (const call of calls) {
+    if (call.operator) continue;
+    const key = callKey(call);
+    if (keys[keys.length - 1] !== key) keys.push(key);
+  }
+  return keys;
+}
+
+export function compareSequences(corpus: readonly RecordedCall[], ours: readonly RecordedCall[], tailProbes = 0): SequenceComparison {
+  const expected = runnerSequence(corpus).slice(0, tailProbes > 0 ? -tailProbes : undefined);
+  const runnerCalls = ours.filter((call) => !call.operator);
+  const actual = runnerCalls.map(callKey);
+  const divergences: string[] = [];
+
+  const used = new Set<number>();
+  let from = 0;
+  for (const [index, key] of expected.entries()) {
+    const found = actual.indexOf(key, from);
+    if (found === -1) {
+      const before = index === 0 ? 'at the start' : `after '${expected[index - 1] ?? ''}'`;
+      const elsewhere = actual.includes(key) ? ' (svc-runner makes it, but earlier)' : ' (svc-runner never makes it)';
+      divergences.push(`corpus call ${index + 1}/${expected.length} '${key}' ${before} is missing${elsewhere}`);
+      break;
+    }
+    used.add(found);
+    from = found + 1;
+  }
+
+  const allowed = new Set(corpus.filter((call) => !call.operator && call.status !== undefined).map((call) => `${callKey(call)} ${call.status}`));
+  for (const call of runnerCalls) {
+    if (call.status === undefined || call.status < 400) continue;
+    if (!allowed.has(`${callKey(call)} ${call.status}`)) divergences.push(`'${callKey(call)}' answered ${call.status}, which the corpus does not expect`);
+  }
+
+  const counts = new Map<string, number>();
+  for (const [index, key] of actual.entries()) if (!used.has(index) && !expected.includes(key)) counts.set(key, (counts.get(key) ?? 0) + 1);
+  const extras = [...counts].map(([key, count]) => `${key} ×${count}`);
+  return { ok: divergences.length === 0, divergences, expected, actual, extras };
+}
