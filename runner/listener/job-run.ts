@@ -32,6 +32,9 @@ export class JobRun {
   #stopKind: StopKind | undefined;
   #markStop!: () => void;
   readonly #stopRequested = new Promise<void>((resolve) => (this.#markStop = resolve));
+  #markLockDecided!: () => void;
+  readonly #lockDecided = new Promise<void>((resolve) => (this.#markLockDecided = resolve));
+  #over = false;
   #markKill!: () => void;
   readonly #killNow = new Promise<void>((resolve) => (this.#markKill = resolve));
   #killAt: number | undefined;
@@ -43,6 +46,21 @@ export class JobRun {
     after: Promise<unknown> = Promise.resolve(),
   ) {
     this.done = after.catch(() => undefined).then(() => this.#run());
+    const settle = () => {
+      this.#over = true;
+      this.#markLockDecided();
+    };
+    this.done.then(settle, settle);
+  }
+
+  /** Settles once the first lock renewal has succeeded or failed (or the job ended before it). */
+  get lockDecided(): Promise<void> {
+    return this.#lockDecided;
+  }
+
+  /** True once the job is over (its worker gone, its result reported). */
+  get finished(): boolean {
+    return this.#over;
   }
 
   get jobId(): string {
@@ -92,6 +110,7 @@ export class JobRun {
         renewal.stopped.then(() => 'lost' as const),
         this.#stopRequested.then(() => 'stop' as const),
       ]);
+      this.#markLockDecided();
       if (first === 'lost') {
         term.error(`${stamp()}: Unable to renew the job request of job ${name} for the first time; the job is not started.`);
         return 'abandoned';

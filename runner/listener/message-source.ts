@@ -140,6 +140,10 @@ export class BrokerSource implements MessageSource {
 
   async createSession(signal: AbortSignal): Promise<void> {
     this.#sessionId = await this.#broker.createSession(sessionRequest(this.settings, this.identity), signal);
+    // Like the official broker listener: when `serverUrl` is another server than the broker, the
+    // legacy VSS connection is opened too (its connectionData), for the calls that still go there.
+    const legacyUrl = this.settings.serverUrl;
+    if (legacyUrl !== '' && legacyUrl !== this.settings.serverUrlV2) await this.connections.vss.locations(signal);
   }
 
   async getMessage(status: PollStatus['status'], signal: AbortSignal): Promise<ReceivedMessage | undefined> {

@@ -189,7 +189,12 @@ class MessageLoop {
         if (acquired.kind === 'skipped') return { skipDeletion: false };
         text = acquired.text;
       }
+      const idle = this.#current === undefined || this.#current.finished;
       this.#dispatch(text, message.messageType);
+      // As the official listener orders it: the job's lock is renewed for the first time before
+      // the message is deleted (and before the next poll). Not when a job still runs: its poll
+      // must go on (cancellation), and this one's renewal waits for it.
+      if (idle) await this.#current?.lockDecided;
       return { skipDeletion: false };
     }
     if (isType(message, MessageTypes.JobCancellation)) {

@@ -17,23 +17,22 @@ export interface RunnerPlan {
   readonly divergence?: string;
 }
 
-const MESSAGE_DELETED_BEFORE_RENEWAL =
-  'svc-runner sends DELETE /_apis/distributedtask/pools/:poolId/messages/:messageId before its first PATCH /_apis/distributedtask/pools/:poolId/jobrequests/:requestId; the corpus renews the lock first';
-const NO_CONNECTION_DATA_AFTER_BROKER_SESSION =
-  'after POST /broker/session the corpus sends GET /_apis/connectionData; svc-runner never does';
-
 export const RUNNER_PLANS: readonly RunnerPlan[] = [
   // The last two calls of removal are the scenario's probes: the removed runner's stale assertion refused, the name free again.
   { scenario: 'removal', kind: 'remove', tailProbes: 2 },
-  { scenario: 'multi-step-job', kind: 'job', divergence: MESSAGE_DELETED_BEFORE_RENEWAL },
-  { scenario: 'step-failure', kind: 'job', divergence: MESSAGE_DELETED_BEFORE_RENEWAL },
+  { scenario: 'multi-step-job', kind: 'job' },
+  { scenario: 'step-failure', kind: 'job' },
   {
     scenario: 'cancellation',
     kind: 'job',
     cancel: true,
-    divergence: `varies with timing: ${MESSAGE_DELETED_BEFORE_RENEWAL}; or the corpus's GET /_apis/distributedtask/pools/:poolId/messages (the cancel poll) after the step's PATCH …/timelines/:timelineId/records is made earlier`,
+    divergence: "after the poll that brings the JobCancellation the corpus DELETEs that message (…/messages/:messageId); svc-runner's recording has no such DELETE after it",
   },
-  { scenario: 'broker-flow', kind: 'job', divergence: NO_CONNECTION_DATA_AFTER_BROKER_SESSION },
-  { scenario: 'results-service', kind: 'job', divergence: NO_CONNECTION_DATA_AFTER_BROKER_SESSION },
-  { scenario: 'run-service-step-results', kind: 'job', divergence: NO_CONNECTION_DATA_AFTER_BROKER_SESSION },
+  { scenario: 'broker-flow', kind: 'job' },
+  {
+    scenario: 'results-service',
+    kind: 'job',
+    divergence: "svc-runner uploads no job log to the results service: the corpus's GetJobLogsSignedBlobURL and CreateJobLogsMetadata after the step logs are never made",
+  },
+  { scenario: 'run-service-step-results', kind: 'job' },
 ];

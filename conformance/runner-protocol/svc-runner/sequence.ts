@@ -5,6 +5,13 @@
  * 4xx/5xx the replay did not get on the same route. A run of identical consecutive calls in the
  * corpus (long polls, timeline updates the official runner's queue may batch) counts as one.
  * svc-runner's other calls are reported as extras.
+ *
+ * Order is compared within a channel, because the official runner sends from concurrent parts:
+ * the Listener process (registration, sessions, polls, the job lock) and the Worker process,
+ * whose reports leave from independent queues that flush on their own timers (JobServerQueue:
+ * timeline records, the live feed, log uploads; the results steps and the results logs). The
+ * order between two channels is not part of the protocol, nor is how many calls a batching
+ * queue makes: repeated calls are collapsed within a channel.
  */
 import type { RecordedCall } from './recorder.js';
 
@@ -33,6 +40,27 @@ export function runnerSequence(calls: readonly RecordedCall[]): string[] {
   return keys;
 }
 
+/** The process or queue a call goes out on (see the file comment). */
+export function channelOf(key: string): string {
+  if (/\/feed$/.test(key)) return 'feed';
+  if (/^PATCH .*\/timelines\/:timelineId\/records$/.test(key)) return 'timeline';
+  if (/\/plans\/:planId\/logs/.test(key) || /\/attachments\//.test(key)) return 'logs';
+  if (/WorkflowStepUpdateService\//.test(key)) return 'results-steps';
+  if (/results\.services\.receiver\.Receiver\//.test(key) || /\/_results\/uploads\//.test(key)) return 'results-logs';
+  if (/\/_apis\/distributedtask\/hubs\/|\/run-service\/completejob|\/runnerresolve\//.test(key)) return 'worker';
+  return 'listener';
+}
+
+/** The calls of one channel, identical neighbours collapsed. */
+function channelKeys(keys: readonly string[], channel: string): { key: string; at: number }[] {
+  const out: { key: string; at: number }[] = [];
+  for (const [at, key] of keys.entries()) {
+    if (channelOf(key) !== channel || out[out.length - 1]?.key === key) continue;
+    out.push({ key, at });
+  }
+  return out;
+}
+
 export function compareSequences(corpus: readonly RecordedCall[], ours: readonly RecordedCall[], tailProbes = 0): SequenceComparison {
   const expected = runnerSequence(corpus).slice(0, tailProbes > 0 ? -tailProbes : undefined);
   const runnerCalls = ours.filter((call) => !call.operator);
@@ -40,17 +68,26 @@ export function compareSequences(corpus: readonly RecordedCall[], ours: readonly
   const divergences: string[] = [];
 
   const used = new Set<number>();
-  let from = 0;
-  for (const [index, key] of expected.entries()) {
-    const found = actual.indexOf(key, from);
-    if (found === -1) {
-      const before = index === 0 ? 'at the start' : `after '${expected[index - 1] ?? ''}'`;
-      const elsewhere = actual.includes(key) ? ' (svc-runner makes it, but earlier)' : ' (svc-runner never makes it)';
-      divergences.push(`corpus call ${index + 1}/${expected.length} '${key}' ${before} is missing${elsewhere}`);
-      break;
+  for (const channel of new Set(expected.map(channelOf))) {
+    const wanted = channelKeys(expected, channel);
+    let from = 0;
+    for (const [index, { key, at }] of wanted.entries()) {
+      let found = -1;
+      for (let i = from; i < actual.length; i += 1) {
+        if (actual[i] === key) {
+          found = i;
+          break;
+        }
+      }
+      if (found === -1) {
+        const before = index === 0 ? 'first' : `after '${wanted[index - 1]?.key ?? ''}'`;
+        const elsewhere = actual.includes(key) ? ' (svc-runner makes it, but earlier)' : ' (svc-runner never makes it)';
+        divergences.push(`[${channel}] corpus call ${at + 1}/${expected.length} '${key}' ${before} is missing${elsewhere}`);
+        break;
+      }
+      used.add(found);
+      from = found + 1;
     }
-    used.add(found);
-    from = found + 1;
   }
 
   const allowed = new Set(corpus.filter((call) => !call.operator && call.status !== undefined).map((call) => `${callKey(call)} ${call.status}`));
