@@ -22,6 +22,13 @@ export interface InProcessServer {
   stop(): Promise<void>;
 }
 
+/** For tools that watch the server (svc-runner/recording-server.ts): the token, the plugins, the HTTP server before it listens. */
+export interface InProcessServerOptions {
+  readonly systemToken?: string;
+  readonly wrapCatalog?: (catalog: typeof defaultCatalog) => typeof defaultCatalog;
+  readonly beforeStart?: (host: Host) => void;
+}
+
 /** Any non-empty credential registers under the permissive policy: this one is deliberately not the system token. */
 export const PERMISSIVE_REGISTRATION_TOKEN = 'replay-registration-token';
 
@@ -35,9 +42,13 @@ async function freePort(): Promise<number> {
   return address.port;
 }
 
-export async function startInProcessServer(profile: ServerProfile, defaultTimings: Readonly<Record<string, number>>): Promise<InProcessServer> {
+export async function startInProcessServer(
+  profile: ServerProfile,
+  defaultTimings: Readonly<Record<string, number>>,
+  options: InProcessServerOptions = {},
+): Promise<InProcessServer> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-replay-'));
-  const systemToken = randomBytes(24).toString('hex');
+  const systemToken = options.systemToken ?? randomBytes(24).toString('hex');
   const env: Record<string, string> = {
     HOME: dir,
     PATH: process.env.PATH ?? '/usr/bin:/bin',
@@ -58,15 +69,12 @@ export async function startInProcessServer(profile: ServerProfile, defaultTiming
       env.SVC_PUBLIC_URL = `http://${profile.publicHost}:${port}`;
     }
     if (profile.mirror !== undefined) env.SVC_ACTIONS_MIRROR_DIR = createActionMirror(join(dir, 'mirror'), profile.mirror);
-    host = await createHost({
-      env,
-      cwd: dir,
-      logger: createSilentLogger(),
-      catalog: {
-        ...defaultCatalog,
-        plugins: { ...defaultCatalog.plugins, 'runner-protocol': async () => ({ plugin: createRunnerProtocolPlugin({ timings }) }) },
-      },
-    });
+    const catalog = {
+      ...defaultCatalog,
+      plugins: { ...defaultCatalog.plugins, 'runner-protocol': async () => ({ plugin: createRunnerProtocolPlugin({ timings }) }) },
+    };
+    host = await createHost({ env, cwd: dir, logger: createSilentLogger(), catalog: options.wrapCatalog?.(catalog) ?? catalog });
+    options.beforeStart?.(host);
     const listening = (await host.start()).replace(/\/+$/, '');
     const origin = env.SVC_PUBLIC_URL ?? listening;
     const started = host;
