@@ -41,6 +41,9 @@ export { credentialFromHeader } from './http/system-auth.js';
 export { arrivedOnRunnerSocket } from './http/runner-socket-server.js';
 export { SYSTEM_TOKEN_NAME } from './secrets-bootstrap.js';
 export type { ErrorBody } from './http/error-handler.js';
+// Twirp's {code, msg} envelope, for plugins that serve Twirp services.
+export { installTwirpErrorHandler, isTwirpCode, sendTwirpError, TWIRP_STATUS, TwirpError, twirpCodeFor, twirpErrorOf } from './http/twirp-errors.js';
+export type { TwirpCode, TwirpErrorBody } from './http/twirp-errors.js';
 export { systemClock, randomIds } from './system-clock.js';
 export { readVersions, type Versions } from './versions.js';
 export { loadPluginCommands, type PluginCommand } from './plugin-commands.js';

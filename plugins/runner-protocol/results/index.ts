@@ -9,4 +9,3 @@ export { STEP_UPDATE_SERVICE, WORKFLOW_STEPS_UPDATE_PATH } from './step-update-r
 export { RESULTS_UPLOAD_PREFIX, UPLOAD_URL_TTL_SECONDS } from './upload-urls.js';
 export { LOG_SIZE_LIMIT, STEP_SUMMARY_SIZE_LIMIT } from './upload-limits.js';
 export { STEP_SUMMARY_ATTACHMENT, DIAGNOSTIC_LOGS_ATTACHMENT } from './upload-landing.js';
-export { TWIRP_STATUS, type TwirpCode, type TwirpErrorBody } from './twirp-errors.js';

@@ -7,6 +7,7 @@
  * per job, kind and step). Metadata `ok` must be `true` or the runner raises an error. A metadata
  * call for a log nothing was uploaded for is `not_found`; a repeat of a finished one is `ok`.
  */
+import { TwirpError } from '../../../core/kernel/index.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Engine } from '../../../core/engine/index.js';
 import type { Logger } from '../../../core/kernel/index.js';
@@ -24,7 +25,6 @@ import {
   type SummaryMetadataBody,
 } from './schemas.js';
 import type { StepsStore } from './steps-store.js';
-import { TwirpError } from './twirp-errors.js';
 import type { Landing } from './upload-landing.js';
 import { STEP_SUMMARY_SIZE_LIMIT, UPLOAD_LIMITS } from './upload-limits.js';
 import type { UploadUrls } from './upload-urls.js';

@@ -4,11 +4,11 @@
  * must be the token's own (a token opens its job and nothing else), and the token's attempt must
  * still be the job's, held by the token's runner (a re-run's new attempt ends the old one's reports).
  */
+import { TwirpError } from '../../../core/kernel/index.js';
 import type { Engine, JobRecord } from '../../../core/engine/index.js';
 import type { VerifiedJobToken } from '../auth/index.js';
 import { engineRunnerId } from '../job-requests/index.js';
 import type { JobScope } from '../worker-api/index.js';
-import { TwirpError } from './twirp-errors.js';
 
 export interface BackendIds {
   readonly workflow_run_backend_id: string;

@@ -1,3 +1,4 @@
+import { installTwirpErrorHandler, TwirpError } from '../../../core/kernel/index.js';
 import type { FastifyInstance } from 'fastify';
 import type { Engine, Reporting } from '../../../core/engine/index.js';
 import type { Logger } from '../../../core/kernel/index.js';
@@ -10,7 +11,6 @@ import { resultsDb } from './results-tables.js';
 import { requireResultsToken } from './results-token.js';
 import { registerStepUpdateRoute, STEP_UPDATE_SERVICE } from './step-update-route.js';
 import { createStepsStore } from './steps-store.js';
-import { installTwirpErrorHandler, TwirpError } from './twirp-errors.js';
 import { createLanding } from './upload-landing.js';
 import { registerUploadRoute } from './upload-route.js';
 import { createUploadUrls } from './upload-urls.js';

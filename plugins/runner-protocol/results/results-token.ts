@@ -5,9 +5,8 @@
  * is a plain HTTP client that reads Twirp.
  */
 import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
-import { AuthError } from '../../../core/kernel/index.js';
+import { AuthError, TwirpError } from '../../../core/kernel/index.js';
 import { bearerToken, type JobTokens, type VerifiedJobToken } from '../auth/index.js';
-import { TwirpError } from './twirp-errors.js';
 
 const admitted = new WeakMap<FastifyRequest, VerifiedJobToken>();
 

@@ -115,6 +115,5 @@ export function registerArtifactTwirp(app: FastifyInstance, deps: { readonly aut
     app,
     ARTIFACT_TWIRP_SERVICE,
     { CreateArtifact: create, FinalizeArtifact: finalize, ListArtifacts: list, GetSignedArtifactURL: signedUrl, DeleteArtifact: remove },
-    deps.logger,
   );
 }

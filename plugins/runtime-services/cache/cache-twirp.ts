@@ -76,6 +76,5 @@ export function registerCacheTwirp(app: FastifyInstance, deps: { readonly auth: 
     app,
     CACHE_TWIRP_SERVICE,
     { CreateCacheEntry: create, FinalizeCacheEntryUpload: finalize, GetCacheEntryDownloadURL: download },
-    deps.logger,
   );
 }

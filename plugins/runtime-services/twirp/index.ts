@@ -1,3 +1,3 @@
-// Twirp (JSON) service routes and the {code, msg} error envelope.
-export { registerTwirpService, TWIRP_PREFIX, TwirpError, type TwirpMethod, type TwirpMethods } from './twirp.js';
+// Twirp (JSON) service routes (the {code, msg} error envelope is the kernel's).
+export { registerTwirpService, TWIRP_PREFIX, type TwirpMethod, type TwirpMethods } from './twirp.js';
 export { int64, timestamp } from './wire-values.js';

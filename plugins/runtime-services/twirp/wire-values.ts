@@ -1,4 +1,4 @@
-import { TwirpError } from './twirp.js';
+import { TwirpError } from '../../../core/kernel/index.js';
 
 /**
  * Protobuf JSON scalars as the toolkit sends them: int64 as a decimal string (numbers accepted

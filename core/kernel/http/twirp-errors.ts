@@ -1,11 +1,16 @@
 /**
- * Twirp's error envelope (`{"code": "...", "msg": "..."}`, twitchtv/twirp PROTOCOL.md) with the
- * HTTP status each code stands for. The runner's results client reads only the status; a person
- * reading a runner's diagnostics reads `msg`. Our own errors are mapped by their status, so bad
- * input stays a 4xx here as everywhere else; only bugs and failed dependencies are `internal`.
+ * Twirp's error envelope (`{"code": "...", "msg": "..."}`, twitchtv/twirp PROTOCOL.md, v7) with
+ * the HTTP status each code stands for: one mapping for every plugin that serves Twirp (the
+ * runner's results service, the toolkit's cache and artifact services). Clients mostly read the
+ * status; a person reading a runner's or an action's diagnostics reads `msg`.
+ *
+ * An error names its Twirp code when it has one (a `TwirpError`, or any SvcError whose `code` is
+ * a Twirp code, e.g. a ConflictError with `code: 'already_exists'`); otherwise our errors map by
+ * their status, so bad input stays a 4xx here as everywhere else. Only bugs and failed
+ * dependencies are `internal`, and a bug's details stay in the server log.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isSvcError, SvcError } from '../../../core/kernel/index.js';
+import { isSvcError, SvcError } from '../errors.js';
 
 export const TWIRP_STATUS = {
   canceled: 408,
@@ -35,17 +40,18 @@ export interface TwirpErrorBody {
   readonly msg: string;
 }
 
-/** An error a Twirp route answers with exactly this code. */
-export class TwirpError extends SvcError {
-  readonly twirpCode: TwirpCode;
+export function isTwirpCode(value: string): value is TwirpCode {
+  return Object.hasOwn(TWIRP_STATUS, value);
+}
 
+/** An error a Twirp route answers with exactly this code (its SvcError `code` is the Twirp code). */
+export class TwirpError extends SvcError {
   constructor(code: TwirpCode, message: string) {
-    super(message, TWIRP_STATUS[code], `twirp_${code}`);
-    this.twirpCode = code;
+    super(message, TWIRP_STATUS[code], code);
   }
 }
 
-/** The Twirp code for one of our statuses (SvcError, or a 4xx Fastify raised). */
+/** The Twirp code of one of our statuses (an SvcError without a Twirp code, or a 4xx Fastify raised). */
 export function twirpCodeFor(status: number): TwirpCode {
   switch (status) {
     case 401:
@@ -54,7 +60,7 @@ export function twirpCodeFor(status: number): TwirpCode {
       return 'permission_denied';
     case 404:
       return 'not_found';
-    // Our 409s are races a retry resolves (a page being stored, a chunk out of order).
+    // A conflict without a more precise code is a race that a retry resolves.
     case 409:
       return 'aborted';
     case 412:
@@ -80,10 +86,9 @@ export function sendTwirpError(reply: FastifyReply, code: TwirpCode, message: st
 
 /** What an error becomes on a Twirp route. */
 export function twirpErrorOf(error: FastifyError | Error, request: FastifyRequest): TwirpErrorBody {
-  if (error instanceof TwirpError) return { code: error.twirpCode, msg: error.message };
   if (isSvcError(error)) {
     if (error.status >= 500) request.log.error({ err: error }, error.message);
-    return { code: twirpCodeFor(error.status), msg: error.message };
+    return { code: isTwirpCode(error.code) ? error.code : twirpCodeFor(error.status), msg: error.message };
   }
   const fastify = error as FastifyError;
   if (fastify.validation) {
@@ -100,7 +105,7 @@ export function twirpErrorOf(error: FastifyError | Error, request: FastifyReques
   if (typeof fastify.statusCode === 'number' && fastify.statusCode >= 400 && fastify.statusCode < 500) {
     return { code: twirpCodeFor(fastify.statusCode), msg: fastify.message };
   }
-  request.log.error({ err: error }, 'unhandled error on a results route');
+  request.log.error({ err: error, url: request.url }, 'twirp call failed');
   return { code: 'internal', msg: 'internal error; the server log has the details' };
 }
 
