@@ -2,13 +2,13 @@
 // svc-runner: the bundled runner's command line (SPEC "Command-line client"; runner/README.md).
 import { hostname } from 'node:os';
 import { Command, Option } from 'commander';
-import { packageInfo, readVersions } from '../core/kernel/index.js';
 import { OAuthTokenError, RunnerHttpError, RunnerNetworkError, RunnerProtocolError, runnerIdentity } from '../runner/client/index.js';
-import { DEFAULT_NODE_DIST, NODE_DIST_VARIABLE, RunnerConfigError, RunnerRoot, readRunnerSettings } from '../runner/config/index.js';
+import { DEFAULT_NODE_DIST, NODE_DIST_VARIABLE, RunnerConfigError, RunnerRoot, readRunnerSettings, readRunnerVersions } from '../runner/config/index.js';
 import { ConfigureError, NotConfiguredError, configureRunner, consoleTerminal, removeRunner, runListener } from '../runner/listener/index.js';
 
-const versions = readVersions();
-const identity = runnerIdentity(versions.runnerVersion, packageInfo().version);
+// Not core/kernel's readVersions: the kernel's index loads the server, which the listener must not hold (runner/config/package-versions.ts).
+const versions = readRunnerVersions();
+const identity = runnerIdentity(versions.runnerVersion, versions.packageVersion);
 const term = consoleTerminal();
 
 /** Errors worded for the person at the terminal print as they are; anything else is a bug and shows its stack. */
@@ -27,7 +27,7 @@ const rootOption = () => new Option('--runner-root <dir>', 'the runner root hold
 
 const program = new Command('svc-runner')
   .description(`svc-runner: the bundled runner (speaks the actions/runner ${versions.runnerVersion} protocol)`)
-  .version(`${packageInfo().version} (runner protocol ${versions.runnerVersion})`, '-V, --version', 'print the version');
+  .version(`${versions.packageVersion} (runner protocol ${versions.runnerVersion})`, '-V, --version', 'print the version');
 
 program
   .command('configure')

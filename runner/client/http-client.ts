@@ -1,5 +1,6 @@
 import { sleep } from './backoff.js';
 import { RunnerHttpError, RunnerNetworkError, RunnerProtocolError } from './http-error.js';
+import { exchange, type TransportAnswer } from './http-transport.js';
 import type { RunnerIdentity } from './runner-identity.js';
 
 export interface HttpRequest {
@@ -20,7 +21,8 @@ export interface HttpRequest {
 
 export interface HttpAnswer {
   readonly status: number;
-  readonly headers: Headers;
+  /** Header names in lower case. */
+  readonly headers: Readonly<Record<string, string>>;
   /** The parsed JSON body; undefined for an empty body (the runner's "no message"). */
   readonly body: unknown;
   readonly text: string;
@@ -30,7 +32,7 @@ export const DEFAULT_HTTP_TIMEOUT_MS = 100_000;
 const RETRIED_STATUSES = new Set([502, 503, 504]);
 
 /**
- * The runner's HTTP conventions over Node's fetch (RUNNER-PROTOCOL.md §0.3): its User-Agent and
+ * The runner's HTTP conventions over node:http (http-transport.ts; RUNNER-PROTOCOL.md §0.3): its User-Agent and
  * Accept headers, JSON bodies, "an empty 2xx body is null", "a non-empty 2xx body must be JSON",
  * per-request timeouts and the transport retry.
  */
@@ -81,23 +83,23 @@ export class HttpClient {
     }
     const timeout = AbortSignal.timeout(request.timeoutMs ?? DEFAULT_HTTP_TIMEOUT_MS);
     const signal = request.signal === undefined ? timeout : AbortSignal.any([request.signal, timeout]);
-    let response: Response;
-    let text: string;
+    let response: TransportAnswer;
     try {
-      response = await fetch(request.url, { method: request.method, headers, signal, ...(body === undefined ? {} : { body }) });
-      text = await response.text();
+      response = await exchange({ method: request.method, url: request.url, headers, signal, ...(body === undefined ? {} : { body }) });
     } catch (error) {
       if (request.signal?.aborted) throw request.signal.reason;
       throw new RunnerNetworkError(request.method, request.url, timeout.aborted ? new Error(`timed out after ${request.timeoutMs ?? DEFAULT_HTTP_TIMEOUT_MS} ms`) : error);
     }
-    return { status: response.status, headers: response.headers, text, body: parseBody(request, response, text) };
+    const { status, text } = response;
+    return { status, headers: response.headers, text, body: parseBody(request, response) };
   }
 }
 
-function parseBody(request: HttpRequest, response: Response, text: string): unknown {
+function parseBody(request: HttpRequest, response: TransportAnswer): unknown {
+  const { text } = response;
   const content = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   if (content.trim() === '') return undefined;
-  const type = response.headers.get('content-type') ?? '';
+  const type = response.headers['content-type'] ?? '';
   const ok = response.status >= 200 && response.status <= 299;
   if (!/^application\/(?:[\w.+-]+\+)?json\b/i.test(type)) {
     if (ok) throw new RunnerProtocolError(`${request.method} ${request.url} answered ${response.status} with Content-Type '${type}', not JSON`);

@@ -6,7 +6,7 @@ export type { HttpAnswer, HttpRequest } from './http-client.js';
 export { RunnerHttpError, RunnerNetworkError, RunnerProtocolError, causeText, isRecord } from './http-error.js';
 export { runnerIdentity } from './runner-identity.js';
 export type { RunnerIdentity } from './runner-identity.js';
-export { wireValidator } from './wire-schema.js';
+export { schemaProblems, wireValidator } from './wire-schema.js';
 export type { Validator } from './wire-schema.js';
 export { LOCATIONS, expandRoute, rawUrl, vssUrl } from './vss-routes.js';
 export type { LocationId, RouteValues } from './vss-routes.js';

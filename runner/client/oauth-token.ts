@@ -1,8 +1,8 @@
 import { randomUUID, type KeyObject } from 'node:crypto';
-import { SignJWT } from 'jose';
 import { sleep } from './backoff.js';
 import type { HttpClient } from './http-client.js';
 import { isRecord, RunnerProtocolError } from './http-error.js';
+import { signJwt } from './jwt-sign.js';
 
 /** The runner's OAuth client identity (`.credentials` + `.credentials_rsaparams`, §1.8). */
 export interface OAuthClient {
@@ -38,7 +38,7 @@ export class OAuthTokenError extends Error {
 export async function clientAssertion(client: OAuthClient, nowMs: number): Promise<string> {
   const nbf = Math.floor(nowMs / 1000);
   const claims = { sub: client.clientId, jti: randomUUID(), iss: client.clientId, aud: client.authorizationUrl, nbf, exp: nbf + 300 };
-  return new SignJWT(claims).setProtectedHeader({ typ: 'JWT', alg: client.requireFipsCryptography ? 'PS256' : 'RS256' }).sign(client.key);
+  return signJwt({ typ: 'JWT', alg: client.requireFipsCryptography ? 'PS256' : 'RS256' }, claims, client.key);
 }
 
 const TOKEN_ATTEMPTS = 3;

@@ -1,4 +1,4 @@
-import { Ajv } from 'ajv';
+import { schemaProblems } from '../client/index.js';
 import { canonicalKeys, parseRootJson } from './json-file.js';
 import { ROOT_FILES, RunnerConfigError, type RunnerRoot } from './runner-root.js';
 
@@ -64,15 +64,13 @@ const schema = {
     monitorSocketAddress: { type: ['string', 'null'] },
   },
 } as const;
-const validate = new Ajv({ allErrors: true, allowUnionTypes: true, strict: false }).compile(schema);
+const problemsOf = schemaProblems(schema);
 
 /** `.runner` from its text; RunnerConfigError naming the file and each problem. */
 export function parseRunnerSettings(text: string, path: string): RunnerSettings {
   const value = canonicalKeys(parseRootJson(text, path), KEYS);
-  if (!validate(value)) {
-    const problems = (validate.errors ?? []).map((e) => `${e.instancePath || '(root)'} ${e.message ?? 'is invalid'}`).join('; ');
-    throw new RunnerConfigError(`${path} is not a runner configuration: ${problems}`);
-  }
+  const problems = problemsOf(value);
+  if (problems.length > 0) throw new RunnerConfigError(`${path} is not a runner configuration: ${problems.join('; ')}`);
   const settings = Object.fromEntries(Object.entries(value).filter(([, member]) => member !== null)) as Record<string, unknown>;
   if (settings['useV2Flow'] === true && typeof settings['serverUrlV2'] !== 'string') {
     throw new RunnerConfigError(`${path} says useV2Flow but has no serverUrlV2; configure the runner again`);

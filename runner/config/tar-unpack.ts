@@ -3,7 +3,6 @@ import { mkdir, symlink } from 'node:fs/promises';
 import { dirname, join, posix, relative, resolve, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
-import { extract as tarExtract } from 'tar-stream';
 import { RunnerConfigError } from './runner-root.js';
 
 /**
@@ -14,6 +13,8 @@ import { RunnerConfigError } from './runner-root.js';
 export async function unpackTarGz(archive: string, dest: string): Promise<void> {
   const root = resolve(dest);
   await mkdir(root, { recursive: true });
+  // Loaded here, not at start: only `configure` unpacks, and the listener stays small (npm run bench:runner).
+  const { extract: tarExtract } = await import('tar-stream');
   const extract = tarExtract();
   const feeding = pipeline(createReadStream(archive), createGunzip(), extract);
   feeding.catch(() => undefined); // awaited below, or superseded by the error that stopped the loop

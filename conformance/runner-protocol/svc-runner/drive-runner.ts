@@ -13,7 +13,8 @@ import type { HttpSettings } from '../replay/http.js';
 import type { JsonObject } from '../replay/scenario-types.js';
 import { cancelRun, submitWorkflow } from './operator.js';
 import type { RunnerPlan } from './plans.js';
-import type { Recorder } from './recorder.js';
+import type { RecordedCall, Recorder } from './recorder.js';
+import { callKey, channelOf } from './sequence.js';
 
 export interface RunnerDrive {
   readonly target: Target;
@@ -50,10 +51,16 @@ async function cli(args: readonly string[], env: Record<string, string>, timeout
   }
 }
 
-/** Waits until svc-runner's job has reported a timeline update, then a little longer (its step is running), and cancels. */
+/** A Worker's step report (a timeline update, or a run-service step update): not the listener's lock renewal (also a PATCH). */
+function isStepReport(call: RecordedCall): boolean {
+  return !call.operator && STEP_CHANNELS.has(channelOf(callKey(call)));
+}
+const STEP_CHANNELS = new Set(['timeline', 'results-steps']);
+
+/** Waits until svc-runner's Worker has reported its steps, then a little longer (its step is running), and cancels. */
 async function cancelWhenRunning(drive: RunnerDrive, runId: number): Promise<void> {
   const until = Date.now() + 60_000;
-  while (!drive.recorder.peek().some((call) => !call.operator && call.method === 'PATCH')) {
+  while (!drive.recorder.peek().some(isStepReport)) {
     if (Date.now() > until) throw new Error('the job never reported a timeline update to cancel it at');
     await delay(100);
   }

@@ -22,17 +22,9 @@ export const RUNNER_PLANS: readonly RunnerPlan[] = [
   { scenario: 'removal', kind: 'remove', tailProbes: 2 },
   { scenario: 'multi-step-job', kind: 'job' },
   { scenario: 'step-failure', kind: 'job' },
-  {
-    scenario: 'cancellation',
-    kind: 'job',
-    cancel: true,
-    divergence: "after the poll that brings the JobCancellation the corpus DELETEs that message (…/messages/:messageId); svc-runner's recording has no such DELETE after it",
-  },
+  { scenario: 'cancellation', kind: 'job', cancel: true },
   { scenario: 'broker-flow', kind: 'job' },
-  {
-    scenario: 'results-service',
-    kind: 'job',
-    divergence: "svc-runner uploads no job log to the results service: the corpus's GetJobLogsSignedBlobURL and CreateJobLogsMetadata after the step logs are never made",
-  },
+  { scenario: 'broker-cancellation', kind: 'job', cancel: true },
+  { scenario: 'results-service', kind: 'job' },
   { scenario: 'run-service-step-results', kind: 'job' },
 ];

@@ -19,6 +19,20 @@ export interface RecordedCall {
   bodyKeys: readonly string[] | undefined;
   /** Calls with the system credential are the operator's (submitting, checking, cancelling), not the runner's. */
   readonly operator: boolean;
+  /** The bearer is a job token (its subject `job:…`): a Worker's call, or the listener's run-service lock renewal. */
+  readonly jobToken: boolean;
+}
+
+/** True for a bearer JWT whose (unverified) subject names a job: only the Worker and `renewjob` hold one. */
+function isJobToken(authorization: string | undefined): boolean {
+  const payload = /^Bearer [^.\s]+\.([^.\s]+)\./i.exec(authorization ?? '')?.[1];
+  if (payload === undefined) return false;
+  try {
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { sub?: unknown };
+    return typeof claims.sub === 'string' && claims.sub.startsWith('job:');
+  } catch {
+    return false;
+  }
 }
 
 export class Recorder {
@@ -49,6 +63,7 @@ export class Recorder {
         status: undefined,
         bodyKeys: undefined,
         operator: req.headers.authorization === `Bearer ${this.systemToken}`,
+        jobToken: isJobToken(req.headers.authorization),
       };
       this.#calls.push(call);
       this.#pending.set(req, call);

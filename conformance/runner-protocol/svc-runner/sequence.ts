@@ -7,7 +7,8 @@
  * svc-runner's other calls are reported as extras.
  *
  * Order is compared within a channel, because the official runner sends from concurrent parts:
- * the Listener process (registration, sessions, polls, the job lock) and the Worker process,
+ * the Listener process (registration, sessions, polls, the job lock) and the Worker process
+ * (whose `connectionData`, the same route as the listener's, is told apart by its job token),
  * whose reports leave from independent queues that flush on their own timers (JobServerQueue:
  * timeline records, the live feed, log uploads; the results steps and the results logs). The
  * order between two channels is not part of the protocol, nor is how many calls a batching
@@ -25,8 +26,12 @@ export interface SequenceComparison {
   readonly extras: readonly string[];
 }
 
+/** A Worker's connectionData (worker-connect: the job token) is told apart from the listener's. */
+const WORKER_CONNECT = ' (job token)';
+
 export function callKey(call: RecordedCall): string {
-  return `${call.method} ${call.route ?? `${call.path} (no route)`}`;
+  const key = `${call.method} ${call.route ?? `${call.path} (no route)`}`;
+  return call.jobToken && /\/_apis\/connectionData$/.test(key) ? `${key}${WORKER_CONNECT}` : key;
 }
 
 /** The runner's calls (not the operator's), identical neighbours collapsed. */
@@ -47,7 +52,7 @@ export function channelOf(key: string): string {
   if (/\/plans\/:planId\/logs/.test(key) || /\/attachments\//.test(key)) return 'logs';
   if (/WorkflowStepUpdateService\//.test(key)) return 'results-steps';
   if (/results\.services\.receiver\.Receiver\//.test(key) || /\/_results\/uploads\//.test(key)) return 'results-logs';
-  if (/\/_apis\/distributedtask\/hubs\/|\/run-service\/completejob|\/runnerresolve\//.test(key)) return 'worker';
+  if (/\/_apis\/distributedtask\/hubs\/|\/run-service\/completejob|\/runnerresolve\//.test(key) || key.endsWith(WORKER_CONNECT)) return 'worker';
   return 'listener';
 }
 

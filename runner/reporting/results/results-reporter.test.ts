@@ -15,6 +15,7 @@ function server(options: { completeStatus?: number; completeBody?: unknown; stor
   const ok = { json: { ok: true } };
   return new FakeServer()
     .route((c) => (c.url.pathname.endsWith('/WorkflowStepsUpdate') ? ok : undefined))
+    .route((c) => (c.url.pathname.endsWith('/GetJobLogsSignedBlobURL') ? { json: { logs_url: 'http://blobs.test/job-log?sig=3', blob_storage_type: options.storage ?? 'BLOB_STORAGE_TYPE_UNSPECIFIED' } } : undefined))
     .route((c) =>
       c.url.pathname.endsWith('SignedBlobURL')
         ? { json: { logs_url: 'http://blobs.test/blob?sig=1', summary_url: 'http://blobs.test/summary?sig=2', blob_storage_type: options.storage ?? 'BLOB_STORAGE_TYPE_UNSPECIFIED', soft_size_limit: 1024 } }
@@ -106,7 +107,15 @@ describe('the run-service reporter', () => {
     assert.ok(fake.calls.indexOf(fake.find('/WorkflowStepsUpdate')[0]!) < fake.calls.indexOf(fake.find(`${RECEIVER}GetStepLogsSignedBlobURL`)[0]!));
     assert.equal(fake.calls.find((c) => c.url.pathname === '/summary')?.body.toString('utf8'), '# ***');
     assert.equal((fake.find(`${RECEIVER}CreateStepSummaryMetadata`)[0]?.json() as { size: number }).size, 5);
-    assert.equal(fake.find(`${RECEIVER}GetJobLogsSignedBlobURL`).length, 0, 'no job-level lines, no job log');
+    // The job log goes up on every job, after the steps' logs and before completejob: here without job-level lines.
+    const jobLog = fake.calls.filter((c) => c.url.pathname === '/job-log');
+    assert.deepEqual(jobLog.map((c) => [c.method, c.body.length, c.headers['authorization']]), [['PUT', 0, undefined]]);
+    assert.deepEqual(fake.find(`${RECEIVER}CreateJobLogsMetadata`).map((c) => c.json()), [
+      { workflow_run_backend_id: PLAN, workflow_job_run_backend_id: JOB, uploaded_at: '2026-08-21T10:15:03.213Z', line_count: 0 },
+    ]);
+    const at = (suffix: string) => fake.calls.indexOf(fake.find(suffix)[0]!);
+    assert.ok(at(`${RECEIVER}CreateStepLogsMetadata`) < at(`${RECEIVER}GetJobLogsSignedBlobURL`), 'the job log after the step log');
+    assert.ok(at(`${RECEIVER}CreateJobLogsMetadata`) < at('/run/completejob'), 'the job log before completejob');
 
     const complete = fake.find('/run/completejob');
     assert.equal(complete.length, 1);
@@ -145,7 +154,7 @@ describe('the run-service reporter', () => {
     for (let i = 0; i < 2100; i++) r.appendLog(STEP, line);
     r.endLog(STEP);
     await r.completeJob({ result: 'succeeded', outputs: {} });
-    const puts = fake.calls.filter((c) => c.url.host === 'blobs.test');
+    const puts = fake.calls.filter((c) => c.url.pathname === '/blob');
     assert.deepEqual(
       puts.map((c) => [c.url.search, c.headers['x-ms-blob-type'] ?? c.headers['x-ms-blob-sealed'], c.body.length <= RESULTS_BLOCK_BYTES]),
       [
@@ -155,6 +164,21 @@ describe('the run-service reporter', () => {
       ],
     );
     assert.equal((fake.find(`${RECEIVER}CreateStepLogsMetadata`)[0]?.json() as { line_count: number }).line_count, 2100);
+  });
+
+  it("the job record's own lines are the job log, uploaded once with their count", async () => {
+    const fake = server();
+    const r = reporter(fake);
+    r.updateRecord({ ...step({}), id: JOB, parentId: null, type: 'Job', order: null, state: 'inProgress' });
+    r.appendLog(JOB, '##[error]The runner has received a shutdown signal (hunter2).');
+    r.endLog(JOB);
+    await r.completeJob({ result: 'canceled', outputs: {} });
+    assert.deepEqual(
+      fake.calls.filter((c) => c.url.pathname === '/job-log').map((c) => c.body.toString('utf8')),
+      ['2026-08-21T10:15:03.2130000Z ##[error]The runner has received a shutdown signal (***).\n'],
+    );
+    assert.deepEqual(fake.find(`${RECEIVER}CreateJobLogsMetadata`).map((c) => (c.json() as { line_count: number }).line_count), [1]);
+    assert.equal(fake.find(`${RECEIVER}GetStepLogsSignedBlobURL`).length, 0, 'no step wrote a line');
   });
 
   it('without a results endpoint only completejob reaches the server; a run-service 404 stops its retries', async () => {

@@ -2,9 +2,12 @@
  * Run-service mode (`RunnerJobRequest`, §4.1, §4.6, §4.8): step states go to the results
  * service as `WorkflowStepsUpdate` (Task records only, `change_order` counting up from 1) every
  * 500 ms; each step's log is uploaded when it ends and the job record's own log at job end, each
- * followed by its metadata (the job log holds the job-level lines only: the official runner
- * repeats every step line there, which svc would store twice); step
- * summaries likewise; then `completejob` with the step results and annotations. Without a
+ * followed by its metadata; step summaries likewise; then `completejob` with the step results and
+ * annotations. The job log is uploaded on every job, as the official runner's is (its job log is
+ * never empty: JobRunner completes the job context, whose paging logger ends the job record's
+ * results log, before the queues drain and `completejob` goes out). It holds the job-level lines
+ * only, possibly none: the official runner repeats every step line there, which a server that
+ * keeps the job's own lines beside the steps' (svc) would show twice. Without a
  * results endpoint (`system.github.results_endpoint`) only `completejob` reaches the server, as
  * with the official runner. Failed uploads are tried again on the next flush.
  */
@@ -72,6 +75,8 @@ export class ResultsReporter implements Reporter {
   /** Steps the results service has had: a step's log is uploaded only after its step. */
   readonly #sentSteps = new Set<string>();
   #changeOrder = 1;
+  /** The job record's log has ended and is queued (or sent). */
+  #jobLogQueued = false;
 
   constructor(config: ResultsReporterConfig) {
     this.#config = config;
@@ -109,6 +114,11 @@ export class ResultsReporter implements Reporter {
 
   async completeJob(completion: JobCompletion): Promise<void> {
     this.#book.endAll();
+    if (this.#client !== undefined && !this.#jobLogQueued) {
+      // No job-level line was written: the job log is still uploaded (empty), after the steps' logs.
+      this.#jobLogQueued = true;
+      this.#uploads.push({ stepId: undefined, content: '', lineCount: 0 });
+    }
     for (const pump of this.#pumps) pump.stop();
     if (this.#client !== undefined) {
       for (const pump of this.#pumps) await pump.drain();
@@ -140,6 +150,7 @@ export class ResultsReporter implements Reporter {
     if (page.last) {
       this.#logs.delete(page.recordId);
       this.#uploads.push(log);
+      if (log.stepId === undefined) this.#jobLogQueued = true;
     }
   }
 
@@ -166,7 +177,8 @@ export class ResultsReporter implements Reporter {
     while (this.#uploads.length > 0) {
       const log = this.#uploads[0];
       if (log === undefined) break;
-      if (log.content !== '') {
+      // An empty step log is not uploaded (a step that wrote nothing); the job log always is.
+      if (log.content !== '' || log.stepId === undefined) {
         if (log.stepId !== undefined && !this.#sentSteps.has(log.stepId)) await this.#stepsPump.drain();
         if (log.stepId !== undefined && !this.#sentSteps.has(log.stepId)) return;
         const ok = await this.#attempt(`log upload for step ${log.stepId ?? 'job'}`, () => client.uploadLog(log.stepId, log.content, log.lineCount, this.#config.now));
