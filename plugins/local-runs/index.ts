@@ -1,5 +1,6 @@
 import { coreServices, definePlugin } from '../../core/kernel/index.js';
 import { engineServiceRef } from '../../core/engine/index.js';
+import { localRunsCommands } from './cli/index.js';
 import { createPruneWorker } from './prune-worker.js';
 import { schemaErrorFormatter } from './schemas.js';
 import { registerSnapshotRoute } from './snapshot-route.js';
@@ -9,7 +10,7 @@ import { registerSubmitRoute } from './submit-route.js';
  * Local submissions, what `svc run` calls: a working-tree snapshot is uploaded
  * (`POST /api/v1/snapshots`), then one of its workflow files is run (`POST /api/v1/runs`).
  * Snapshots are kept for the checkout retention (`SVC_SNAPSHOT_RETENTION_SECS`, default
- * 1,800 s) and pruned by the `snapshot-pruner` worker once a minute.
+ * 1,800 s) and pruned by the `snapshot-pruner` worker once a minute. Adds `svc run`.
  */
 export const plugin = definePlugin({
   id: 'local-runs',
@@ -22,6 +23,7 @@ export const plugin = definePlugin({
     lifecycle: coreServices.lifecycle,
     engine: engineServiceRef,
   },
+  commands: localRunsCommands,
   init({ config, snapshots, clock, logger, lifecycle, engine }, env) {
     const { maxBytes, retentionSecs } = config.env.snapshots;
     const retentionMs = retentionSecs * 1000;

@@ -40,7 +40,7 @@ export function localSelection(request: RunRequest, context: LocalSelectionConte
     trigger: 'local',
     workflows: [{ path: request.workflow, content: context.content }],
     loader: context.loader,
-    ...(request.job === undefined ? {} : { job: request.job }),
+    ...(request.jobs === undefined ? {} : { job: request.jobs }),
     serverUrl: context.serverUrl,
   };
 }

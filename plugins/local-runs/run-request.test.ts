@@ -51,9 +51,14 @@ describe('run request validation', () => {
       actor: 'ada',
       changedFiles: ['src/app.ts', 'README.md'],
       payload: { sender: { login: 'ada' } },
-      job: 'test',
+      jobs: ['test'],
       inputs: { level: 'debug', dry: true, count: 3 },
     });
+  });
+
+  it('takes one job or a list of jobs, without repeats', () => {
+    assert.deepEqual(parseRunRequest({ ...MINIMAL, job: ['test', 'lint', 'test'] }).jobs, ['test', 'lint']);
+    assert.equal(parseRunRequest(MINIMAL).jobs, undefined);
   });
 
   it('accepts 64-digit (SHA-256) snapshot ids', () => {
@@ -85,6 +90,9 @@ describe('run request validation', () => {
     assertRefused({ ...MINIMAL, payload: { sender: { login: 7 } } }, /payload\.sender\.login must be a string/);
     assertRefused({ ...MINIMAL, changed_files: 'a.txt' }, /changed_files must be an array/);
     assertRefused({ ...MINIMAL, job: '' }, /job must not be empty/);
+    assertRefused({ ...MINIMAL, job: [] }, /job must NOT have fewer than 1 items/);
+    assertRefused({ ...MINIMAL, job: ['build', ''] }, /job\.1 must not be empty/);
+    assertRefused({ ...MINIMAL, job: 7 }, /job must be a string or array/);
     assertRefused({ ...MINIMAL, actor: 'two words' }, /actor must be a login/);
     assertRefused({ ...MINIMAL, event: 'workflow_dispatch', inputs: { a: { nested: true } } }, /inputs\.a must be a string or number or boolean/);
   });

@@ -12,7 +12,7 @@ export interface RunRequestBody {
   readonly base?: string;
   readonly changed_files?: readonly string[];
   readonly payload?: JsonObject;
-  readonly job?: string;
+  readonly job?: string | readonly string[];
   readonly inputs?: Readonly<Record<string, string | number | boolean>>;
   readonly actor?: string;
 }
@@ -31,7 +31,8 @@ export interface RunRequest {
   /** Files changed between `base` and the snapshot; absent: `paths:` filters are not applied. */
   readonly changedFiles?: readonly string[];
   readonly payload?: JsonObject;
-  readonly job?: string;
+  /** Only these jobs (job keys or paths) and the jobs they need; absent: every job. */
+  readonly jobs?: readonly string[];
   readonly inputs?: JsonObject;
   readonly actor: string;
 }
@@ -65,7 +66,15 @@ export const RunRequestSchema = {
         sender: { type: 'object', properties: { login: { type: 'string' } } },
       },
     },
-    job: { type: 'string', minLength: 1, maxLength: 1024, description: 'keep this job and the jobs it needs' },
+    job: {
+      type: ['string', 'array'],
+      minLength: 1,
+      maxLength: 1024,
+      minItems: 1,
+      maxItems: 256,
+      items: { type: 'string', minLength: 1, maxLength: 1024 },
+      description: 'keep this job (or these jobs) and the jobs they need',
+    },
     inputs: { type: 'object', maxProperties: 25, additionalProperties: { type: ['string', 'number', 'boolean'] } },
     actor: { type: 'string', pattern: '^[^\\s\\x00-\\x1f\\x7f]+$', maxLength: 255 },
   },
@@ -116,7 +125,7 @@ export function parseRunRequest(body: unknown): RunRequest {
     ...(base === undefined ? {} : { base }),
     ...(changedFiles === undefined ? {} : { changedFiles }),
     ...(checked.payload === undefined ? {} : { payload: checked.payload }),
-    ...(checked.job === undefined ? {} : { job: checked.job }),
+    ...(checked.job === undefined ? {} : { jobs: typeof checked.job === 'string' ? [checked.job] : [...new Set(checked.job)] }),
     ...(checked.inputs === undefined ? {} : { inputs: { ...checked.inputs } }),
   };
 }

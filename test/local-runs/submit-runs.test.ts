@@ -64,6 +64,11 @@ describe('POST /api/v1/runs: a workflow of the working tree', () => {
     assert.deepEqual((await getRun(h, call)).jobs.map((j) => j.job_key).sort(), ['build', 'call/deploy', 'test']);
     const lint = await createdRun(h, { repository: 'acme/app', snapshot: sha, workflow: CI, job: 'lint' });
     assert.deepEqual((await getRun(h, lint)).jobs.map((j) => j.job_key), ['lint']);
+    const two = await createdRun(h, { repository: 'acme/app', snapshot: sha, workflow: CI, job: ['test', 'lint'] });
+    assert.deepEqual((await getRun(h, two)).jobs.map((j) => j.job_key).sort(), ['build', 'lint', 'test']);
+    const oneUnknown = await submitRun(h, { repository: 'acme/app', snapshot: sha, workflow: CI, job: ['lint', 'nope'] });
+    assert.equal(oneUnknown.status, 404);
+    assert.match(String(oneUnknown.body['message']), /has no job 'nope'/);
     const unknown = await submitRun(h, { repository: 'acme/app', snapshot: sha, workflow: CI, job: 'nope' });
     assert.equal(unknown.status, 404);
     assert.equal(unknown.body['code'], 'job_not_found');

@@ -6,7 +6,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import type { TestContext } from 'node:test';
-import { packWorkingTree, type PackResult } from '../../cli/snapshot/index.js';
+import { packWorkingTree, type PackResult } from '../../plugins/local-runs/cli/snapshot/index.js';
 import { engineServiceRef, type Engine } from '../../core/engine/index.js';
 import { coreServices, createHost, createSilentLogger, defaultCatalog, definePlugin, type Host } from '../../core/kernel/index.js';
 import type { SnapshotStore } from '../../core/ports/index.js';

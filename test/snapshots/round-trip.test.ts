@@ -13,7 +13,7 @@ import { promisify } from 'node:util';
 import { gitSnapshots } from '../../backends/git-snapshots/index.js';
 import { createSilentLogger } from '../../core/kernel/index.js';
 import type { SnapshotMeta, SnapshotStore } from '../../core/ports/index.js';
-import { describeWorkingTree, packWorkingTree, type PackResult } from '../../cli/snapshot/index.js';
+import { describeWorkingTree, packWorkingTree, type PackResult } from '../../plugins/local-runs/cli/snapshot/index.js';
 import { ManualClock } from '../support/manual-clock.js';
 import { tempDir } from '../support/services.js';
 import { collect, git, isolateGitConfig, readCommitTree, streamOf, type TreeFile } from './support.js';

@@ -1,5 +1,5 @@
 /**
- * Helpers for the snapshot tests (backends/git-snapshots, cli/snapshot, test/snapshots): a git
+ * Helpers for the snapshot tests (backends/git-snapshots, plugins/local-runs/cli/snapshot, test/snapshots): a git
  * that ignores the machine's configuration, archives built in memory (including ones no honest
  * client makes), and a reader of what a commit holds.
  */

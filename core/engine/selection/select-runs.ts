@@ -29,8 +29,8 @@ export interface SelectionRequest {
   readonly workflows: readonly WorkflowFileAtCommit[];
   /** Reads called workflows (local at the commit, or remote). */
   readonly loader?: WorkflowLoader;
-  /** Only this job and the jobs it needs, transitively (`svc run --job`). */
-  readonly job?: string;
+  /** Only these jobs and the jobs they need, transitively (`svc run --job`, repeatable). */
+  readonly job?: string | readonly string[];
   readonly vars?: Readonly<Record<string, string>>;
   readonly serverUrl: string;
 }
@@ -81,10 +81,11 @@ async function selectOne(request: SelectionRequest, file: WorkflowFileAtCommit):
   }
   if (plan.errors.length > 0) return { kind: 'invalid', path: file.path, name: plan.name, errors: plan.errors.map(planErrorText) };
 
-  const nodes = keepJob(jobGraph(plan), request.job);
-  if (request.job !== undefined && nodes.length === 0) {
-    return { kind: 'unknown_job', path: file.path, job: request.job, jobs: jobGraph(plan).map((n) => n.job.path) };
-  }
+  const graph = jobGraph(plan);
+  const wanted = request.job === undefined ? undefined : typeof request.job === 'string' ? [request.job] : request.job;
+  const unknown = wanted?.find((job) => !graph.some((node) => namesJob(node, job)));
+  if (unknown !== undefined) return { kind: 'unknown_job', path: file.path, job: unknown, jobs: graph.map((n) => n.job.path) };
+  const nodes = keepJobs(graph, wanted);
   return { kind: 'run', path: file.path, input: runInputFrom(request, [file, ...read.files], plan, nodes), warnings: plan.warnings };
 }
 
@@ -131,9 +132,9 @@ function uniqueByPath(files: readonly WorkflowFileAtCommit[]): WorkflowFileAtCom
   return [...seen.values()];
 }
 
-/** `--job`: the job and everything it needs, transitively (by top-level job key or job path). */
-function keepJob(nodes: readonly JobNode[], job: string | undefined): JobNode[] {
-  if (job === undefined) return [...nodes];
+/** `--job`: the jobs and everything they need, transitively (by top-level job key or job path). */
+function keepJobs(nodes: readonly JobNode[], jobs: readonly string[] | undefined): JobNode[] {
+  if (jobs === undefined) return [...nodes];
   const byPath = new Map(nodes.map((node) => [node.job.path, node]));
   const keep = new Set<string>();
   const visit = (path: string) => {
@@ -141,8 +142,12 @@ function keepJob(nodes: readonly JobNode[], job: string | undefined): JobNode[] 
     keep.add(path);
     for (const next of byPath.get(path)?.waitsFor ?? []) visit(next);
   };
-  for (const node of nodes) if (node.job.path === job || node.job.key === job || node.job.path.startsWith(`${job}/`)) visit(node.job.path);
+  for (const node of nodes) if (jobs.some((job) => namesJob(node, job))) visit(node.job.path);
   return nodes.filter((node) => keep.has(node.job.path));
+}
+
+function namesJob(node: JobNode, job: string): boolean {
+  return node.job.path === job || node.job.key === job || node.job.path.startsWith(`${job}/`);
 }
 
 function planErrorText(error: { readonly file?: string; readonly line?: number; readonly column?: number; readonly message: string }): string {

@@ -1,9 +1,7 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import type { CommandDefinition } from '../../../core/kernel/index.js';
-import { apiRequest } from './api-request.js';
-import { resolveConnection } from './connection.js';
+import { apiRequest, resolveConnection, type CommandDefinition } from '../../../core/kernel/index.js';
 import { parseRunId, runCommand } from './run-command.js';
 
 /** `svc logs <RUN_ID> [--job <name>] [--step <n>]`: the run's log lines, streamed as they are read. */

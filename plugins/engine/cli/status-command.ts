@@ -1,7 +1,5 @@
-import type { CommandDefinition } from '../../../core/kernel/index.js';
+import { apiRequest, resolveConnection, type CommandDefinition } from '../../../core/kernel/index.js';
 import type { RunView } from '../run-view.js';
-import { apiRequest } from './api-request.js';
-import { resolveConnection } from './connection.js';
 import { formatRun } from './format-run.js';
 import { parseRunId, runCommand } from './run-command.js';
 

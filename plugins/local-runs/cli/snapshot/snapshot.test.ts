@@ -3,9 +3,9 @@ import { chmod, mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import { describe, it, type TestContext } from 'node:test';
-import { InputError } from '../../core/kernel/index.js';
-import { tempDir } from '../../test/support/services.js';
-import { collect, git, isolateGitConfig, listTar } from '../../test/snapshots/support.js';
+import { InputError } from '../../../../core/kernel/index.js';
+import { tempDir } from '../../../../test/support/services.js';
+import { collect, git, isolateGitConfig, listTar } from '../../../../test/snapshots/support.js';
 import { describeWorkingTree, LocalGitError, packWorkingTree, type PackResult } from './index.js';
 
 isolateGitConfig();

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { SvcError, UnavailableError } from '../../core/kernel/index.js';
+import { SvcError, UnavailableError } from '../../../../core/kernel/index.js';
 
 /**
  * git in the user's own repository. Unlike the server, the client keeps the user's

@@ -5,17 +5,22 @@ import type { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import { pack as tarPack, type Pack } from 'tar-stream';
-import { InputError } from '../../core/kernel/index.js';
+import { InputError } from '../../../../core/kernel/index.js';
 import { workTreeRoot } from './local-git.js';
 import { listDirectory, listGitWorkTree, type WorkingTreeFile } from './working-tree-files.js';
 
 export interface PackOptions {
   /** Where the tar.gz goes; ended when the archive is complete. */
   readonly out: Writable;
+  /**
+   * In a git work tree, pack only this directory of it (paths relative to it, .gitignore still
+   * applied): a project with its own `.github/workflows` inside a bigger repository.
+   */
+  readonly subtree?: boolean;
 }
 
 export interface PackResult {
-  /** The directory the archive's paths are relative to: the work tree's top, or `dir`. */
+  /** The directory the archive's paths are relative to: the work tree's top (`dir` with `subtree`), or `dir`. */
   readonly root: string;
   /** Whether `dir` was in a git work tree (and .gitignore applied). */
   readonly git: boolean;
@@ -37,14 +42,15 @@ const OWNER = { uid: 0, gid: 0, uname: '', gname: '' } as const;
  * inside it), the whole work tree: tracked files as they are on disk (uncommitted changes
  * included, deleted files left out) and untracked files that are not ignored; executables keep
  * their bit and symlinks stay symlinks; submodules are skipped with a warning. Outside git,
- * every file under `dir` except `.git`.
+ * every file under `dir` except `.git`. With `subtree`, only `dir` of the work tree, as if it
+ * were the top.
  */
 export async function packWorkingTree(dir: string, options: PackOptions): Promise<PackResult> {
   const absolute = resolve(dir);
   const info = await stat(absolute).catch(() => undefined);
   if (info?.isDirectory() !== true) throw new InputError(`${absolute} is not a directory`, { code: 'not_a_directory' });
   const gitRoot = await workTreeRoot(absolute);
-  const root = gitRoot ?? absolute;
+  const root = gitRoot === undefined || options.subtree === true ? absolute : gitRoot;
   const listing = gitRoot === undefined ? await listDirectory(root) : await listGitWorkTree(root);
 
   const archive = tarPack();

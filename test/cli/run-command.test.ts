@@ -1,0 +1,168 @@
+/**
+ * `svc run` as a user runs it: in a git repository with uncommitted changes, against `svc
+ * serve` with a real svc-runner taking the jobs. The workflows are the ones in examples/.
+ */
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { isolateGitConfig } from '../snapshots/support.js';
+import { EXAMPLES_DIR, gitRepository, startServerAndRunner, svcRun, type RunServer } from '../local-runs/run-cli-harness.js';
+
+isolateGitConfig();
+
+const example = (name: string) => readFile(join(EXAMPLES_DIR, '.github/workflows', name), 'utf8');
+
+const CLOSURE = `name: Closure
+on: push
+jobs:
+  setup:
+    runs-on: ubuntu-latest
+    steps:
+      - run: echo setup-ran
+  build:
+    needs: setup
+    runs-on: ubuntu-latest
+    steps:
+      - run: echo build-ran
+  unrelated:
+    runs-on: ubuntu-latest
+    steps:
+      - run: echo unrelated-ran
+`;
+
+const SLOW = `name: Slow
+on: push
+jobs:
+  wait:
+    runs-on: ubuntu-latest
+    steps:
+      - run: echo started && sleep 120 && echo never
+      - if: always()
+        run: echo cleanup-after-cancel
+`;
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describe('svc run against svc serve and a runner', () => {
+  let server: RunServer;
+  before(async () => {
+    server = await startServerAndRunner();
+  });
+  after(async () => {
+    await server.stop();
+  });
+
+  it('runs a matrix and jobs passing outputs through needs, with the uncommitted change, and exits 0', async (t) => {
+    const needs = await example('needs-outputs.yml');
+    // The committed workflow publishes to beta; the working tree says stable and adds a matrix file.
+    const repo = await gitRepository({ '.github/workflows/needs-outputs.yml': needs }, {
+      '.github/workflows/needs-outputs.yml': needs.replace('channel=beta', 'channel=stable'),
+      '.github/workflows/matrix.yml': await example('matrix.yml'),
+    });
+    t.after(repo.remove);
+    const outputs = svcRun(['-f', '.github/workflows/needs-outputs.yml'], server.cliEnv, repo.dir);
+    assert.equal(await outputs.exited, 0, outputs.stdout() + outputs.stderr());
+    const text = outputs.stdout();
+    assert.match(text, /^job version: (queued|in_progress)$/m);
+    assert.match(text, /^publish \| publishing 1\.2\.\d+ to stable$/m);
+    assert.match(text, /^jobs:\n {2}version +success +\d+s\n {2}build +success +\d+s\n {2}publish +success +\d+s\nrun \d+: success in \d+s\n$/m);
+    assert.match(outputs.stderr(), /^svc run: run \d+ of \.github\/workflows\/needs-outputs\.yml \(push\): http:\/\/127\.0\.0\.1:\d+\/api\/v1\/runs\/\d+$/m);
+
+    const matrix = svcRun(['--file', '.github/workflows/matrix.yml'], server.cliEnv, join(repo.dir, '.github'));
+    assert.equal(await matrix.exited, 0, matrix.stdout() + matrix.stderr());
+    for (const name of ['test (alpha, small)', 'test (alpha, large)', 'test (beta, small)', 'test (beta, large)', 'done']) {
+      assert.match(matrix.stdout(), new RegExp(`^job ${name.replace(/[()]/g, '\\$&')}: success$`, 'm'));
+    }
+    assert.match(matrix.stdout(), /^test \(beta, large\) \| testing beta with a large input$/m);
+    assert.match(matrix.stdout(), /^run \d+: success in \d+s$/m);
+  });
+
+  it('a failing step ends the run failed after its always() cleanup: exit 1', async (t) => {
+    const repo = await gitRepository({ 'README.md': 'x\n' }, { '.github/workflows/failing-with-cleanup.yml': await example('failing-with-cleanup.yml') });
+    t.after(repo.remove);
+    const run = svcRun([], server.cliEnv, repo.dir);
+    assert.equal(await run.exited, 1, run.stdout() + run.stderr());
+    const text = run.stdout();
+    assert.match(text, /^fail \| this step fails on purpose$/m);
+    assert.match(text, /^fail \| cleanup ran$/m);
+    assert.match(text, /^fail \| a step failed; reporting it$/m);
+    assert.doesNotMatch(text, /never printed/);
+    assert.match(text, /^job fail: failure$/m);
+    assert.match(text, /^run \d+: failure in \d+s\n$/m);
+  });
+
+  it('--job runs only the job asked for and the jobs it needs; --json prints the event feed', async (t) => {
+    const repo = await gitRepository({ '.github/workflows/closure.yml': CLOSURE });
+    t.after(repo.remove);
+    const run = svcRun(['--job', 'build', '--json'], server.cliEnv, repo.dir);
+    assert.equal(await run.exited, 0, run.stdout() + run.stderr());
+    const events = run
+      .stdout()
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => JSON.parse(line) as { type: string; run_id: number; job_id?: number; status?: string; line?: string });
+    assert.ok(events.length > 0);
+    const runIds = new Set(events.map((event) => event.run_id));
+    assert.equal(runIds.size, 1);
+    assert.deepEqual(events[0]?.type, 'run_status');
+    assert.equal(events.filter((event) => event.type === 'run_status').at(-1)?.status, 'success');
+    const logs = events.filter((event) => event.type === 'log').map((event) => event.line ?? '');
+    assert.ok(logs.some((line) => line.endsWith('setup-ran')), logs.join('\n'));
+    assert.ok(logs.some((line) => line.endsWith('build-ran')), logs.join('\n'));
+    assert.ok(!logs.some((line) => line.endsWith('unrelated-ran')), logs.join('\n'));
+    assert.equal(new Set(events.filter((event) => event.job_id !== undefined).map((event) => event.job_id)).size, 2, 'two jobs: build and setup');
+    // The summary goes to stderr, so stdout stays NDJSON.
+    assert.match(run.stderr(), /^ {2}setup +success/m);
+    assert.doesNotMatch(run.stderr(), /unrelated/);
+
+    const unknown = svcRun(['--job', 'nope'], server.cliEnv, repo.dir);
+    assert.equal(await unknown.exited, 2);
+    assert.match(unknown.stderr(), /^svc run: \.github\/workflows\/closure\.yml has no job 'nope' \(jobs: setup, build, unrelated\) \(HTTP 404\)$/m);
+  });
+
+  it('Ctrl-C cancels the run and follows it to its end (exit 130); its always() step still runs', async (t) => {
+    const repo = await gitRepository({ '.github/workflows/slow.yml': SLOW });
+    t.after(repo.remove);
+    const run = svcRun([], server.cliEnv, repo.dir);
+    await run.waitFor(/^job wait: in_progress$/m);
+    run.child.kill('SIGINT');
+    assert.equal(await run.exited, 130, run.stdout() + run.stderr());
+    assert.match(run.stderr(), /^svc run: cancelling run \d+ \(Ctrl-C again to stop waiting; the server still cancels it\)$/m);
+    assert.match(run.stdout(), /^job wait: cancelled$/m);
+    assert.match(run.stdout(), /^wait \| cleanup-after-cancel$/m);
+    assert.doesNotMatch(run.stdout(), /never/);
+    assert.match(run.stdout(), /^run \d+: cancelled in \d+s\n$/m);
+  });
+});
+
+describe('svc run without a server, and with bad input', () => {
+  it('no server: exit 3 with how to start one', async (t) => {
+    const repo = await gitRepository({ '.github/workflows/closure.yml': CLOSURE });
+    t.after(repo.remove);
+    const port = await freePort();
+    const run = svcRun([], { HOME: repo.dir, SVC_URL: `http://127.0.0.1:${port}`, SVC_TOKEN: 'any-token' }, repo.dir);
+    assert.equal(await run.exited, 3, run.stdout() + run.stderr());
+    assert.equal(run.stderr(), `svc run: no svc server at http://127.0.0.1:${port}; start one with \`svc serve\` (or set SVC_URL)\n`);
+    assert.equal(run.stdout(), '');
+  });
+
+  it('a flag that is not built yet and a payload that is not JSON: exit 2, saying which', async (t) => {
+    const repo = await gitRepository({ '.github/workflows/closure.yml': CLOSURE, 'event.json': '{"action": ' });
+    t.after(repo.remove);
+    const env = { HOME: repo.dir, SVC_URL: 'http://127.0.0.1:9', SVC_TOKEN: 'any-token' };
+    const push = svcRun(['--push'], env, repo.dir);
+    assert.equal(await push.exited, 2);
+    assert.equal(push.stderr(), 'svc run: not implemented yet: svc run --push\n');
+    const payload = svcRun(['--payload', 'event.json'], env, repo.dir);
+    assert.equal(await payload.exited, 2);
+    assert.match(payload.stderr(), /^svc run: --payload file event\.json is not valid JSON: /);
+  });
+});
