@@ -116,6 +116,8 @@ async function startServe(): Promise<Served> {
     SVC_REGISTRATION_POLICY: 'strict',
     SVC_LOG_LEVEL: 'warn',
     SVC_PLUGINS: plugins,
+    // The benchmark's runners are the only ones: no built-in pool guests.
+    SVC_POOL_BACKEND: 'off',
   };
   const child = spawn(process.execPath, [join(root, 'dist/cli/svc.js'), 'serve'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

@@ -41,6 +41,8 @@ async function measureServe(port) {
     SVC_LISTEN: `127.0.0.1:${port}`,
     SVC_LOG_LEVEL: 'warn',
     SVC_PLUGINS: plugins,
+    // The server alone: no built-in pool guests starting beside it.
+    SVC_POOL_BACKEND: 'off',
   };
   const started = performance.now();
   const child = spawn(process.execPath, [join(root, 'dist/cli/svc.js'), 'serve'], { env, stdio: ['ignore', 'ignore', 'inherit'] });

@@ -13,6 +13,7 @@ export const builtinPlugins: Readonly<Record<string, ModuleImporter>> = {
   'local-runs': () => import('../../plugins/local-runs/index.js'),
   'runner-protocol': () => import('../../plugins/runner-protocol/index.js'),
   'runtime-services': () => import('../../plugins/runtime-services/index.js'),
+  'vm-pool': () => import('../../plugins/vm-pool/index.js'),
 };
 
 export const storeBackends: Readonly<Record<string, () => Promise<StoreBackend>>> = {

@@ -8,3 +8,4 @@ export { statusWarningsExtensionPoint, type StatusWarning, type StatusWarningSou
 export { waitForWake } from './wake.js';
 export type { SnapshotCommit, SnapshotMeta, SnapshotStore } from './snapshots.js';
 export { runtimeJobsServiceRef, type CacheMode, type JobWorkflowFile, type RuntimeJob, type RuntimeJobContext, type RuntimeJobs } from './runtime-jobs.js';
+export { runnerProvisioningServiceRef, type ProvisionedRunner, type ProvisionedRunnerState, type ProvisionRequest, type RunnerProvisioning } from './runner-provisioning.js';

@@ -7,7 +7,8 @@ import { registerRunServiceRoutes } from './run-service/index.js';
 import { registerConnectionDataRoute, registerJitRoute, registerRegistrationRoute, registerRunnerAdminRoutes } from './registration/index.js';
 import { createRunnerProtocolServices } from './services.js';
 import { createRuntimeJobs } from './runtime-jobs.js';
-import { runtimeJobsServiceRef } from '../../core/ports/index.js';
+import { runnerProvisioningServiceRef, runtimeJobsServiceRef } from '../../core/ports/index.js';
+import { createRunnerProvisioning } from './runner-provisioning.js';
 import { runnerProtocolMigrations } from './store/index.js';
 import { createLegacyFlow } from './messages/index.js';
 import type { LegacyFlowTimings } from './sessions/index.js';
@@ -37,7 +38,8 @@ export function createRunnerProtocolPlugin(options: RunnerProtocolOptions = {}) 
     id: 'runner-protocol',
     apiVersion: 1,
     // Job tokens and job facts for the services actions call (runtime-services): core/ports/runtime-jobs.ts.
-    provides: [runtimeJobsServiceRef],
+    // Ephemeral JIT runners for the built-in pool (vm-pool): core/ports/runner-provisioning.ts.
+    provides: [runtimeJobsServiceRef, runnerProvisioningServiceRef],
     deps: {
       config: coreServices.config,
       database: coreServices.database,
@@ -123,6 +125,10 @@ export function createRunnerProtocolPlugin(options: RunnerProtocolOptions = {}) 
         migrateToBroker: config.env.runnerFlow === 'broker',
       });
       env.addRoutes({ auth: 'public', surfaces: RUNNER_SURFACES, register: (app) => legacy.registerRoutes(app) });
+      env.provideService(
+        runnerProvisioningServiceRef,
+        createRunnerProvisioning({ provisioner: services.provisioner, agents: services.agents, requests: legacy.deps.requests, base: () => lifecycle.publicUrl() }),
+      );
       // The broker flow (§2.5-§2.8) on the same stores and long poll: always served, so a runner
       // configured for it keeps working whatever SVC_RUNNER_FLOW says now.
       // The results service (§4.6, run-service mode): step updates, logs and summaries over Twirp and signed URLs.

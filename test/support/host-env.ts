@@ -13,8 +13,8 @@ export interface HostEnv {
 }
 
 /**
- * A private data dir, memory credentials, a known system token and an ephemeral port, so each
- * test's host is isolated from the others and from the developer's own installation.
+ * A private data dir, memory credentials, a known system token, an ephemeral port and the built-in
+ * pool off, so each test's host is isolated from the others and from the developer's own installation.
  */
 export function createHostEnv(extra: Record<string, string> = {}): HostEnv {
   const dir = mkdtempSync(join(tmpdir(), 'svc-host-'));
@@ -25,6 +25,8 @@ export function createHostEnv(extra: Record<string, string> = {}): HostEnv {
     SVC_SYSTEM_TOKEN: TEST_SYSTEM_TOKEN,
     SVC_LISTEN: '127.0.0.1:0',
     SVC_LOG_LEVEL: 'silent',
+    // No built-in pool guests unless a test asks for them (test/vm-pool sets SVC_POOL_BACKEND).
+    SVC_POOL_BACKEND: 'off',
     ...extra,
   };
   return {

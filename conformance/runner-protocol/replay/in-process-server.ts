@@ -58,6 +58,8 @@ export async function startInProcessServer(
     SVC_LISTEN: '127.0.0.1:0',
     SVC_LOG_LEVEL: 'silent',
     SVC_REGISTRATION_POLICY: 'permissive',
+    // The replay is the only runner here: no built-in pool guests.
+    SVC_POOL_BACKEND: 'off',
     ...profile.env,
   };
   const timings = profile.timings ?? {};

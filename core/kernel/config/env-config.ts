@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import { isAbsolute } from 'node:path';
 import { ConfigError } from '../errors.js';
 import { integerKnob, switchOffByDefault, switchOnByDefault, type KnobReport } from './knobs.js';
+import { readPoolConfig, type PoolConfig } from './pool-config.js';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -62,6 +63,8 @@ export interface EnvConfig {
   };
   /** Cache, artifacts and OIDC for actions (the runtime-services plugin). */
   readonly runtimeServices: RuntimeServicesConfig;
+  /** The built-in pool (the vm-pool plugin): SVC_POOL_* (pool-config.ts). */
+  readonly pool: PoolConfig;
   /** Fallbacks applied to invalid knobs, logged at start. */
   readonly warnings: readonly string[];
 }
@@ -225,6 +228,21 @@ export function readEnvConfig(env: Env): EnvConfig {
       artifactRetentionDays: integerKnob({ name: 'SVC_ARTIFACT_RETENTION_DAYS', defaultValue: 90, min: 1, belowMinIsInvalid: true }, env.SVC_ARTIFACT_RETENTION_DAYS, report),
       oidcKeyRotationDays: integerKnob({ name: 'SVC_OIDC_KEY_ROTATION_DAYS', defaultValue: 30, min: 1, belowMinIsInvalid: true }, env.SVC_OIDC_KEY_ROTATION_DAYS, report),
     },
+    pool: readPoolConfig(env, report),
     warnings: report.warnings,
   };
+}
+
+/**
+ * The runner socket the built-in pool needs when SVC_RUNNER_SOCKET is unset: guests of the
+ * namespace backend have no route to the host network and reach the control plane only through
+ * it. With SVC_POOL_BACKEND=namespace or auto (which picks namespace where the kernel allows) on
+ * Linux, it defaults to `<data dir>/runner.sock`; undefined when that path is too long for a
+ * socket (the pool then says the namespace backend needs SVC_RUNNER_SOCKET).
+ */
+export function poolRunnerSocketDefault(env: EnvConfig, dataDir: string, platform: NodeJS.Platform = process.platform): string | undefined {
+  if (env.runnerSocket !== undefined) return env.runnerSocket;
+  if (platform !== 'linux' || (env.pool.backend !== 'namespace' && env.pool.backend !== 'auto')) return undefined;
+  const path = `${dataDir.replace(/\/+$/, '')}/runner.sock`;
+  return Buffer.byteLength(path, 'utf8') <= MAX_SOCKET_PATH_BYTES ? path : undefined;
 }

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import type { OperatorConfig } from './operator-schema.js';
 import { readOperatorConfig } from './config-file.js';
-import { readEnvConfig, type CredentialStoreKind, type Env, type EnvConfig } from './env-config.js';
+import { poolRunnerSocketDefault, readEnvConfig, type CredentialStoreKind, type Env, type EnvConfig } from './env-config.js';
 import { absolute, defaultConfigFile, defaultDataDir } from './paths.js';
 
 /** The validated configuration every plugin may read (`coreServices.config`). */
@@ -21,14 +21,17 @@ export interface LoadConfigOptions {
 }
 
 export function loadConfig(options: LoadConfigOptions): SvcConfig {
-  const env = readEnvConfig(options.env);
+  const read = readEnvConfig(options.env);
+  const dataDir = absolute(read.dataDir ?? defaultDataDir(options.env), options.cwd);
+  // The built-in pool's namespace guests reach us through the runner socket (env-config.ts).
+  const env: EnvConfig = { ...read, runnerSocket: poolRunnerSocketDefault(read, dataDir) };
   const explicitFile = env.configFile !== undefined;
   const configPath = absolute(env.configFile ?? defaultConfigFile(options.env), options.cwd);
   const operator = readOperatorConfig(configPath, explicitFile);
   return {
     env,
     operator,
-    dataDir: absolute(env.dataDir ?? defaultDataDir(options.env), options.cwd),
+    dataDir,
     configFile: explicitFile || existsSync(configPath) ? configPath : undefined,
     credentialStore: env.credentialStore ?? operator.credential_store ?? 'file',
   };

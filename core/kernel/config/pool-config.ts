@@ -1,0 +1,104 @@
+import { availableParallelism } from 'node:os';
+import { ConfigError } from '../errors.js';
+import { integerKnob, type KnobReport } from './knobs.js';
+
+/** `SVC_POOL_BACKEND`: which isolation backend the built-in pool uses (`off`: no pool). */
+export type PoolBackendChoice = 'auto' | 'process' | 'namespace' | 'microvm' | 'off';
+export const POOL_BACKEND_CHOICES: readonly PoolBackendChoice[] = ['auto', 'process', 'namespace', 'microvm', 'off'];
+
+/** The built-in pool's knobs (plugins/vm-pool/README.md). */
+export interface PoolConfig {
+  readonly backend: PoolBackendChoice;
+  /** SVC_POOL_WARM: idle guests kept ready (default 2; at most `max`). */
+  readonly warm: number;
+  /** SVC_POOL_MAX: guests at most, idle and busy (default: the number of CPUs, at least 2). */
+  readonly max: number;
+  /** SVC_POOL_LABELS: the labels every guest serves. */
+  readonly labels: readonly string[];
+  /** SVC_POOL_STOP_GRACE_SECONDS: how long a stopped guest's job may wind down (default 60). */
+  readonly stopGraceSecs: number;
+  /** SVC_POOL_RUNNER_COMMAND, split into words: the program (and its first arguments) a guest runs. */
+  readonly runnerCommand: readonly string[] | undefined;
+}
+
+/** The host architecture's runner label (`x64`, `arm64`, ...), as the runner names it. */
+export function architectureLabel(arch: string = process.arch): string {
+  return arch === 'x64' ? 'x64' : arch === 'arm64' ? 'arm64' : arch === 'arm' ? 'arm' : arch === 'ia32' ? 'x86' : arch;
+}
+
+export function defaultPoolLabels(arch: string = process.arch): string[] {
+  return ['self-hosted', 'linux', architectureLabel(arch), 'ubuntu-latest', 'ubuntu-24.04', 'ubuntu-22.04'];
+}
+
+function poolLabels(raw: string | undefined): string[] {
+  if (raw === undefined || raw.trim() === '') return defaultPoolLabels();
+  const labels = raw.split(',').map((label) => label.trim());
+  for (const label of labels) {
+    if (label === '') throw new ConfigError(`SVC_POOL_LABELS='${raw}' has an empty label; give a comma-separated list, e.g. self-hosted,linux,ubuntu-latest`);
+    if (label.length > 255 || /[\u0000-\u001f\u007f]/.test(label)) {
+      throw new ConfigError(`SVC_POOL_LABELS: '${label.slice(0, 40)}' is not a label (at most 255 characters, no control characters)`);
+    }
+  }
+  const seen = new Set<string>();
+  return labels.filter((label) => !seen.has(label.toLowerCase()) && seen.add(label.toLowerCase()));
+}
+
+/** Splits a command line into words: blanks separate, '...' and "..." quote, \ escapes outside '...'. */
+export function splitCommandLine(name: string, raw: string): string[] {
+  const words: string[] = [];
+  let word: string | undefined;
+  let quote: "'" | '"' | undefined;
+  for (let i = 0; i < raw.length; i += 1) {
+    const c = raw.charAt(i);
+    if (quote === "'") {
+      if (c === "'") quote = undefined;
+      else word += c;
+    } else if (c === '\\' && i + 1 < raw.length && (quote === undefined || /["\\$`]/.test(raw.charAt(i + 1)))) {
+      i += 1;
+      word = (word ?? '') + raw.charAt(i);
+    } else if (quote === '"') {
+      if (c === '"') quote = undefined;
+      else word += c;
+    } else if (c === "'" || c === '"') {
+      quote = c;
+      word ??= '';
+    } else if (/\s/.test(c)) {
+      if (word !== undefined) words.push(word);
+      word = undefined;
+    } else {
+      word = (word ?? '') + c;
+    }
+  }
+  if (quote !== undefined) throw new ConfigError(`${name} has an unclosed ${quote} quote: ${raw}`);
+  if (word !== undefined) words.push(word);
+  return words;
+}
+
+export function readPoolConfig(env: Readonly<Record<string, string | undefined>>, report: KnobReport): PoolConfig {
+  const rawBackend = env.SVC_POOL_BACKEND?.trim().toLowerCase();
+  const backend = rawBackend === undefined || rawBackend === '' ? 'auto' : rawBackend;
+  if (!(POOL_BACKEND_CHOICES as readonly string[]).includes(backend)) {
+    throw new ConfigError(`SVC_POOL_BACKEND='${env.SVC_POOL_BACKEND ?? ''}' is not allowed; use one of: ${POOL_BACKEND_CHOICES.join(', ')}`);
+  }
+  const defaultMax = Math.max(2, availableParallelism());
+  const max = integerKnob({ name: 'SVC_POOL_MAX', defaultValue: defaultMax, min: 1, belowMinIsInvalid: true }, env.SVC_POOL_MAX, report);
+  let warm = integerKnob({ name: 'SVC_POOL_WARM', defaultValue: Math.min(2, max), min: 0 }, env.SVC_POOL_WARM, report);
+  if (warm > max) {
+    report.warnings.push(`SVC_POOL_WARM=${warm} is more than SVC_POOL_MAX=${max}; keeping ${max} guests warm`);
+    warm = max;
+  }
+  const rawCommand = env.SVC_POOL_RUNNER_COMMAND;
+  let runnerCommand: string[] | undefined;
+  if (rawCommand !== undefined && rawCommand.trim() !== '') {
+    runnerCommand = splitCommandLine('SVC_POOL_RUNNER_COMMAND', rawCommand);
+    if (runnerCommand.length === 0) throw new ConfigError('SVC_POOL_RUNNER_COMMAND is empty; give the command that starts svc-runner, e.g. /usr/local/bin/svc-runner');
+  }
+  return {
+    backend: backend as PoolBackendChoice,
+    warm,
+    max,
+    labels: poolLabels(env.SVC_POOL_LABELS),
+    stopGraceSecs: integerKnob({ name: 'SVC_POOL_STOP_GRACE_SECONDS', defaultValue: 60, min: 0 }, env.SVC_POOL_STOP_GRACE_SECONDS, report),
+    runnerCommand,
+  };
+}

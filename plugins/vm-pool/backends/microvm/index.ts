@@ -1,0 +1,2 @@
+// The `microvm` isolation backend (KVM): probed, not implemented yet.
+export { createMicrovmBackend, KVM_DEVICE, kvmUsable } from './microvm-backend.js';

@@ -1,0 +1,1 @@
+export { createNamespaceBackend, type NamespaceBackendOptions, type NamespaceLogger } from './namespace-backend.js';

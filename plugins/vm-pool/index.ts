@@ -1,0 +1,95 @@
+import { join } from 'node:path';
+import { coreServices, definePlugin } from '../../core/kernel/index.js';
+import { runnerProvisioningServiceRef, statusWarningsExtensionPoint } from '../../core/ports/index.js';
+import { PROCESS_BACKEND_WARNING, selectBackend, type IsolationBackend, type IsolationKind } from './backends/index.js';
+import { createPoolManager, resolveRunnerCommand, waitUntilReachable, type BackoffSettings } from './manager/index.js';
+import { poolWarnings, registerPoolRoute, type PoolChoice } from './pool-report.js';
+import { removeStaleGuestRoots } from './stale-roots.js';
+
+export { createPoolManager, type PoolManager, type PoolManagerOptions, type PoolStatus } from './manager/index.js';
+export type { BackendProbe, Guest, GuestExit, GuestLaunch, GuestLimits, IsolationBackend, IsolationKind } from './backends/index.js';
+
+export interface VmPoolOptions {
+  /** Replace built-in backends (tests): a backend, or the reason it is unavailable. */
+  readonly backends?: Partial<Record<IsolationKind, () => Promise<IsolationBackend | string>>>;
+  readonly backoff?: BackoffSettings;
+}
+
+/**
+ * The built-in pool (plugins/vm-pool/README.md): warm guests, each one ephemeral `svc-runner`
+ * (JIT config, `--once`) for one job, behind an isolation backend (SVC_POOL_BACKEND). Runners
+ * come from runner-protocol through the provisioning port; the state shows in
+ * `GET /api/v1/pool` and, when something is wrong, in the status warnings.
+ */
+export function createVmPoolPlugin(options: VmPoolOptions = {}) {
+  return definePlugin({
+    id: 'vm-pool',
+    apiVersion: 1,
+    deps: {
+      config: coreServices.config,
+      logger: coreServices.logger,
+      lifecycle: coreServices.lifecycle,
+      provisioning: runnerProvisioningServiceRef,
+      statusWarnings: statusWarningsExtensionPoint,
+    },
+    async init({ config, logger, lifecycle, provisioning, statusWarnings }, env) {
+      const knobs = config.env.pool;
+      const rootDir = join(config.dataDir, 'pool');
+      let choice: PoolChoice = { manager: undefined, reason: 'SVC_POOL_BACKEND=off', fallback: undefined, unavailable: false };
+      const selection = await selectBackend({
+        choice: knobs.backend,
+        runnerSocket: config.env.runnerSocket,
+        dataDir: config.dataDir,
+        logger,
+        ...(options.backends === undefined ? {} : { backends: options.backends }),
+      });
+      if (knobs.backend === 'off') {
+        logger.info('built-in pool is off (SVC_POOL_BACKEND=off): jobs wait for external runners');
+      } else if (selection === undefined) {
+        choice = { ...choice, reason: 'no isolation backend can run guests on this host', unavailable: true };
+      } else {
+        const runner = resolveRunnerCommand(knobs.runnerCommand);
+        const removed = await removeStaleGuestRoots(rootDir);
+        if (removed > 0) logger.info({ removed }, 'built-in pool: removed guest roots a previous server left behind');
+        if (selection.fallback !== undefined) logger.warn({ backend: selection.backend.kind }, `built-in pool: ${selection.reason}`);
+        else logger.info({ backend: selection.backend.kind }, `built-in pool: ${selection.reason}`);
+        if (selection.backend.kind === 'process') logger.warn(`built-in pool: ${PROCESS_BACKEND_WARNING}`);
+        logger.info(
+          { backend: selection.backend.kind, warm: knobs.warm, max: knobs.max, labels: knobs.labels, runner: runner.source },
+          `built-in pool: ${knobs.warm} warm guests, at most ${knobs.max}, labels ${knobs.labels.join(',')}`,
+        );
+        const manager = createPoolManager({
+          backend: selection.backend,
+          provisioning,
+          logger,
+          rootDir,
+          warm: knobs.warm,
+          max: knobs.max,
+          labels: knobs.labels,
+          stopGraceMs: knobs.stopGraceSecs * 1000,
+          runner,
+          serverUrl: () => lifecycle.publicUrl(),
+          runnerSocket: config.env.runnerSocket,
+          serverReady: (signal) =>
+            waitUntilReachable(() => lifecycle.publicUrl(), signal, (url) => logger.warn({ url }, `built-in pool: ${url} does not answer yet; guests are launched once it does (SVC_PUBLIC_URL must reach this server)`)),
+          ...(options.backoff === undefined ? {} : { backoff: options.backoff }),
+        });
+        choice = { manager, reason: selection.reason, fallback: selection.fallback, unavailable: false };
+        env.addWorker({
+          name: 'guest-pool',
+          start() {
+            manager.start();
+            // Guests wind their jobs down while the listeners drain, not after.
+            lifecycle.shutdownSignal.addEventListener('abort', () => void manager.stop(), { once: true });
+          },
+          stop: () => manager.stop(),
+        });
+      }
+      const reported = choice;
+      statusWarnings.addSource('vm-pool', async () => poolWarnings(reported));
+      env.addRoutes({ prefix: '/api/v1', auth: 'system', register: (app) => registerPoolRoute(app, reported) });
+    },
+  });
+}
+
+export const plugin = createVmPoolPlugin();

@@ -1,0 +1,60 @@
+import type { FastifyInstance } from 'fastify';
+import type { StatusWarning } from '../../core/ports/index.js';
+import { CRASH_LOOP_FAILURES, type PoolManager } from './manager/index.js';
+
+/** What the pool plugin decided at start: the backend and why, or why there is no pool. */
+export interface PoolChoice {
+  readonly manager: PoolManager | undefined;
+  /** One sentence: the backend and why, or why the pool is off. */
+  readonly reason: string;
+  /** `auto` fell back to process: the namespace backend's reason. */
+  readonly fallback: string | undefined;
+  /** Asked for (auto) but no backend can run here. */
+  readonly unavailable: boolean;
+}
+
+/** The pool's conditions for `GET /api/v1/status` (status warnings). */
+export function poolWarnings(choice: PoolChoice): StatusWarning[] {
+  const warnings: StatusWarning[] = [];
+  if (choice.unavailable) warnings.push({ code: 'pool_unavailable', message: `the built-in pool runs no guests: ${choice.reason}` });
+  if (choice.fallback !== undefined) {
+    warnings.push({ code: 'pool_backend_fallback', message: `the built-in pool runs jobs without isolation (process backend): the namespace backend cannot be used: ${choice.fallback}` });
+  }
+  const status = choice.manager?.status();
+  if (status !== undefined && status.consecutiveFailures >= CRASH_LOOP_FAILURES) {
+    const retry = status.retryAt === undefined ? '' : `; next launch at ${new Date(status.retryAt).toISOString()}`;
+    warnings.push({
+      code: 'pool_crash_loop',
+      message: `the built-in pool's guests keep failing (${status.consecutiveFailures} in a row): ${status.lastFailure ?? 'no reason recorded'}${retry}`,
+    });
+  }
+  return warnings;
+}
+
+/** `GET /api/v1/pool` (system bearer): the backend, its reason, the guests and the failures. */
+export function registerPoolRoute(app: FastifyInstance, choice: PoolChoice): void {
+  app.get('/pool', async () => {
+    const status = choice.manager?.status();
+    return {
+      enabled: choice.manager !== undefined,
+      reason: choice.reason,
+      warnings: poolWarnings(choice),
+      ...(status === undefined
+        ? {}
+        : {
+            backend: status.backend,
+            state: status.state,
+            warm: status.warm,
+            max: status.max,
+            labels: status.labels,
+            guests: status.guests.map((guest) => ({ guest_id: guest.guestId, runner_id: guest.runnerId ?? null, phase: guest.phase, pid: guest.pid ?? null, launched_at: new Date(guest.launchedAt).toISOString() })),
+            launched: status.launched,
+            exited: status.exited,
+            jobs_taken: status.jobsTaken,
+            consecutive_failures: status.consecutiveFailures,
+            last_failure: status.lastFailure ?? null,
+            retry_at: status.retryAt === undefined ? null : new Date(status.retryAt).toISOString(),
+          }),
+    };
+  });
+}

@@ -1,0 +1,91 @@
+/**
+ * The built-in pool on the process backend, through `svc serve` as a user runs it: warm guests
+ * register as runners, take the jobs of a submitted run one each (a replacement launched for
+ * every guest that takes one), leave a job no guest can serve queued, and go away with the server.
+ */
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { isolateGitConfig } from '../snapshots/support.js';
+import { createHostEnv } from '../support/host-env.js';
+import { onCleanup } from '../support/services.js';
+import { alive, eventually, poolView, runnerNames, runView, serve, submitWorkflow } from './support.js';
+
+isolateGitConfig();
+
+const WORKFLOW = `name: pool
+on: push
+jobs:
+  one:
+    runs-on: ubuntu-latest
+    steps:
+      - run: echo "one on $RUNNER_NAME"
+      - run: test -n "$HOME" && test -d "$RUNNER_TEMP"
+  two:
+    runs-on: [self-hosted, linux]
+    steps:
+      - run: echo "two on $RUNNER_NAME"
+  three:
+    runs-on: ubuntu-latest
+    steps:
+      - run: echo "three on $RUNNER_NAME"
+  windows:
+    runs-on: [self-hosted, windows]
+    steps:
+      - run: echo "never on a pool guest"
+`;
+
+describe('built-in pool, process backend', () => {
+  it('runs each job on its own warm guest, leaves unservable jobs queued, and takes its guests down with the server', async (t) => {
+    const hostEnv = createHostEnv({ SVC_LOG_LEVEL: 'info', SVC_POOL_BACKEND: 'process', SVC_POOL_WARM: '1', SVC_POOL_MAX: '2', SVC_POOL_STOP_GRACE_SECONDS: '5' });
+    onCleanup(t, () => hostEnv.cleanup());
+    const served = await serve(t, {}, hostEnv);
+    assert.match(served.cli.output(), /the process backend does not isolate guests/);
+
+    const idle = await eventually('a warm guest waiting for a job', async () => (await poolView(served.base)).guests?.find((guest) => guest.phase === 'idle'));
+    assert.ok((await runnerNames(served.base)).includes(idle.guest_id), 'the guest is a registered runner, named after it');
+
+    const runId = await submitWorkflow(served.base, WORKFLOW);
+    const done = await eventually(
+      'jobs one, two and three to finish',
+      async () => {
+        const view = await runView(served.base, runId);
+        return view.jobs.filter((job) => job.name !== 'windows').every((job) => job.status === 'success' || job.status === 'failure') ? view : undefined;
+      },
+      240_000,
+    );
+    const served3 = done.jobs.filter((job) => job.name !== 'windows');
+    assert.deepEqual(
+      served3.map((job) => [job.name, job.conclusion]),
+      [
+        ['one', 'success'],
+        ['two', 'success'],
+        ['three', 'success'],
+      ],
+    );
+    const names = served3.map((job) => job.runner_name ?? '');
+    assert.ok(names.every((name) => name.startsWith('svc-pool-')), `pool guests ran them: ${names.join(', ')}`);
+    assert.equal(new Set(names).size, 3, `no guest runs two jobs: ${names.join(', ')}`);
+    const windows = done.jobs.find((job) => job.name === 'windows');
+    assert.equal(windows?.status, 'queued', 'a job no guest can serve waits for an external runner');
+
+    const pool = await eventually('a warm guest again', async () => {
+      const view = await poolView(served.base);
+      return view.guests?.some((guest) => guest.phase === 'idle') ? view : undefined;
+    });
+    assert.ok((pool.jobs_taken ?? 0) >= 3 && (pool.launched ?? 0) >= 4, `replacements were launched: ${JSON.stringify(pool)}`);
+    const pids = (pool.guests ?? []).map((guest) => guest.pid).filter((pid): pid is number => pid !== null);
+    assert.ok(pids.length > 0);
+
+    assert.equal(await served.stop(), 0, served.cli.output());
+    assert.match(served.cli.output(), /built-in pool: stopping guests/);
+    assert.deepEqual(pids.filter(alive), [], 'no guest process outlives the server');
+    const poolDir = join(hostEnv.env.SVC_DATA_DIR ?? '', 'pool');
+    assert.deepEqual(existsSync(poolDir) ? readdirSync(poolDir).filter((name) => name.startsWith('svc-pool-')) : [], [], 'guest roots are deleted');
+
+    // The same data directory without the pool: no guest registration is left behind.
+    const again = await serve(t, { SVC_POOL_BACKEND: 'off' }, hostEnv);
+    assert.deepEqual((await runnerNames(again.base)).filter((name) => name.startsWith('svc-pool-')), []);
+  });
+});
