@@ -14,6 +14,7 @@ export const builtinPlugins: Readonly<Record<string, ModuleImporter>> = {
   'runner-protocol': () => import('../../plugins/runner-protocol/index.js'),
   'runtime-services': () => import('../../plugins/runtime-services/index.js'),
   'vm-pool': () => import('../../plugins/vm-pool/index.js'),
+  'checkout-relay': () => import('../../plugins/checkout-relay/index.js'),
 };
 
 export const storeBackends: Readonly<Record<string, () => Promise<StoreBackend>>> = {
