@@ -1,7 +1,9 @@
 /**
  * `svc run` end to end, as a user meets it: `svc serve` spawned (SQLite, its own data dir and
- * plugins file), one `svc-runner` configured with `--no-externals` and the `ubuntu-latest`
- * label running jobs, and `svc run` spawned in a temp git repository.
+ * plugins file) with either one `svc-runner` configured with `--no-externals` and the
+ * `ubuntu-latest` label running jobs, or the built-in pool's guests on a chosen backend; and `svc
+ * run` spawned in a temp git repository. The CLIs run from source through tsx, or from a bundle
+ * (SVC_TEST_BUNDLE, `useBundle`).
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';

@@ -1,0 +1,187 @@
+/**
+ * The product as a user meets it: `svc serve` (SQLite, its own data dir) with the built-in pool
+ * taking the jobs, and `svc run` spawned in a git repository with uncommitted changes. Every case
+ * runs once per isolation backend, one server per backend; the namespace backend is skipped (with
+ * the reason printed) only where the kernel refuses namespaces.
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { RunView } from '../../plugins/engine/run-view.js';
+import { createNamespaceBackend } from '../../plugins/vm-pool/backends/namespace/index.js';
+import { EXAMPLES_DIR, gitRepository, startServerWithPool, svcRun, useBundle, type PoolBackend, type PoolServer, type Spawned } from '../local-runs/run-cli-harness.js';
+import { git, isolateGitConfig } from '../snapshots/support.js';
+import { api } from '../vm-pool/support.js';
+import { CLOSURE, isolationProbe, MATRIX_NEEDS_OUTPUTS, RELAY, SLOW } from './pool-workflows.js';
+
+isolateGitConfig();
+// The CLIs, hence the pool's guests, run from a production bundle (as a user installs them) built
+// here once: through tsx every `svc run` and every guest takes seconds of CPU more to start, and
+// this suite took ~6 CPU-minutes that way against ~1.5 (test/vm-pool covers guests from source).
+after(useBundle('e2e'));
+
+const silent = { info: () => undefined, warn: () => undefined, debug: () => undefined, error: () => undefined };
+const probe = await createNamespaceBackend({ logger: silent, dataDir: tmpdir() }).probe();
+const SKIP: Record<PoolBackend, string | false> = {
+  process: false,
+  namespace: probe.ok ? false : `namespace guests unavailable here: ${probe.reason}`,
+};
+
+/** The run `svc run` started, from its "run N of ..." note, as the API has it now. */
+async function runOf(server: PoolServer, run: Spawned): Promise<RunView> {
+  const id = /^svc run: run (\d+) of /m.exec(run.stderr())?.[1];
+  assert.ok(id !== undefined, run.stderr());
+  return api<RunView>(server.base, `/api/v1/runs/${id}`);
+}
+
+const jobNamed = (view: RunView, name: string) => {
+  const job = view.jobs.find((candidate) => candidate.name === name);
+  assert.ok(job !== undefined, `no job ${name} in ${view.jobs.map((candidate) => candidate.name).join(', ')}`);
+  return job;
+};
+
+const output = (run: Spawned) => `${run.stdout()}${run.stderr()}`;
+
+/** examples/ as a repository of its own, committed; then, uncommitted, a new greeting and a new file under .github. */
+async function examplesRepository(): Promise<{ dir: string; remove: () => Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), 'svc-e2e-examples-'));
+  await cp(EXAMPLES_DIR, dir, { recursive: true });
+  await git(dir, ['init', '-q', '-b', 'main']);
+  await git(dir, ['add', '-A']);
+  await git(dir, ['commit', '-q', '-m', 'examples']);
+  const greet = join(dir, '.github/actions/greet/action.yml');
+  await writeFile(greet, (await readFile(greet, 'utf8')).replace('greeting="Hello,', 'greeting="Hi there,'));
+  await writeFile(join(dir, '.github/uncommitted.txt'), 'not committed\n');
+  return { dir, remove: () => rm(dir, { recursive: true, force: true }) };
+}
+
+for (const backend of ['process', 'namespace'] as const) {
+  const skip = SKIP[backend];
+  if (skip !== false) process.stderr.write(`\n!! ${skip}\n\n`);
+
+  describe(`svc run on the built-in pool, ${backend} backend`, { skip }, () => {
+    let server: PoolServer;
+    before(async () => {
+      server = await startServerWithPool(backend, { warm: 2, max: 4 });
+    });
+    after(async () => {
+      await server.stop();
+    });
+
+    it('a matrix between jobs passing outputs through needs, with the uncommitted workflow: exit 0', async (t) => {
+      const repo = await gitRepository({ '.github/workflows/ci.yml': MATRIX_NEEDS_OUTPUTS }, { '.github/workflows/ci.yml': MATRIX_NEEDS_OUTPUTS.replace('-committed', '-uncommitted') });
+      t.after(repo.remove);
+      const run = svcRun([], server.cliEnv, repo.dir);
+      assert.equal(await run.exited, 0, output(run));
+      assert.match(run.stdout(), /^test \(sweet\) \| testing 2\.0\.\d+-uncommitted sweet on svc-pool-/m);
+      assert.match(run.stdout(), /^test \(sour\) \| testing 2\.0\.\d+-uncommitted sour on svc-pool-/m);
+      const view = await runOf(server, run);
+      assert.equal(view.conclusion, 'success');
+      assert.match(jobNamed(view, 'done').outputs.summary ?? '', /^2\.0\.\d+-uncommitted success$/);
+      const runners = view.jobs.map((job) => job.runner_name ?? '');
+      assert.equal(new Set(runners).size, 4, `one guest per job: ${runners.join(', ')}`);
+    });
+
+    it('a failing step ends the run failed after its always() cleanup (examples/): exit 1', async (t) => {
+      const repo = await examplesRepository();
+      t.after(repo.remove);
+      const run = svcRun(['-f', '.github/workflows/failing-with-cleanup.yml'], server.cliEnv, repo.dir);
+      assert.equal(await run.exited, 1, output(run));
+      assert.match(run.stdout(), /^fail \| this step fails on purpose$/m);
+      assert.match(run.stdout(), /^fail \| a step failed; reporting it$/m);
+      assert.match(run.stdout(), /^fail \| cleanup ran$/m);
+      assert.doesNotMatch(run.stdout(), /never printed/);
+      const steps = jobNamed(await runOf(server, run), 'fail').steps.map((step) => [step.name, step.conclusion]);
+      assert.deepEqual(steps.filter(([name]) => name !== 'Set up job' && name !== 'Complete job'), [
+        ['Prepare', 'success'],
+        ['Broken step', 'failure'],
+        ['Skipped after the failure', 'skipped'],
+        ['Report the failure', 'success'],
+        ['Cleanup', 'success'],
+      ]);
+    });
+
+    it("a step clones the run's commit through the checkout relay and gets the uncommitted change", async (t) => {
+      const repo = await gitRepository({ '.github/workflows/relay.yml': RELAY, 'changed.txt': 'as committed\n' }, { 'changed.txt': 'changed after the commit\n', 'untracked.txt': 'new\n' });
+      t.after(repo.remove);
+      const run = svcRun([], server.cliEnv, repo.dir);
+      assert.equal(await run.exited, 0, output(run));
+      assert.match(run.stdout(), /^checkout \| changed\.txt says changed after the commit$/m);
+      assert.match(run.stdout(), /^checkout \| untracked\.txt came along$/m);
+      assert.match(run.stdout(), /^checkout \| HEAD is the run's commit$/m);
+      assert.equal(jobNamed(await runOf(server, run), 'checkout').outputs.content, 'changed after the commit');
+    });
+
+    it('--job runs the job asked for and the jobs it needs, nothing else', async (t) => {
+      const repo = await gitRepository({ '.github/workflows/closure.yml': CLOSURE });
+      t.after(repo.remove);
+      const run = svcRun(['--job', 'build'], server.cliEnv, repo.dir);
+      assert.equal(await run.exited, 0, output(run));
+      assert.match(run.stdout(), /^setup \| setup-ran$/m);
+      assert.match(run.stdout(), /^build \| build-ran$/m);
+      assert.doesNotMatch(run.stdout(), /unrelated/);
+      assert.deepEqual((await runOf(server, run)).jobs.map((job) => [job.name, job.conclusion]), [
+        ['setup', 'success'],
+        ['build', 'success'],
+      ]);
+    });
+
+    it('Ctrl-C while a job runs cancels the run (exit 130); its always() step still runs', async (t) => {
+      const repo = await gitRepository({ '.github/workflows/slow.yml': SLOW });
+      t.after(repo.remove);
+      const run = svcRun([], server.cliEnv, repo.dir);
+      await run.waitFor(/^job wait: in_progress$/m);
+      run.child.kill('SIGINT');
+      assert.equal(await run.exited, 130, output(run));
+      assert.match(run.stdout(), /^job wait: cancelled$/m);
+      assert.match(run.stdout(), /^wait \| cleanup-after-cancel$/m);
+      assert.doesNotMatch(run.stdout(), /never/);
+      const view = await runOf(server, run);
+      assert.deepEqual([view.status, view.conclusion, jobNamed(view, 'wait').conclusion], ['cancelled', 'cancelled', 'cancelled']);
+    });
+
+    it(backend === 'namespace' ? 'a job cannot see host files, signal host processes or reach the non-runner routes' : 'a job sees host files, host processes and every route (the process backend isolates nothing)', async (t) => {
+      const secrets = await mkdtemp(join(tmpdir(), 'svc-e2e-secret-'));
+      const secretFile = join(secrets, 'secret.txt');
+      await writeFile(secretFile, 'host secret\n');
+      const sleeper = spawn('sleep', ['600'], { stdio: 'ignore' });
+      t.after(async () => {
+        sleeper.kill('SIGKILL');
+        await rm(secrets, { recursive: true, force: true });
+      });
+      assert.ok(sleeper.pid !== undefined);
+      const workflow = isolationProbe({ secretFile, database: join(server.dataDir, 'svc.db'), hostPid: sleeper.pid });
+      const repo = await gitRepository({ '.github/workflows/isolation.yml': workflow });
+      t.after(repo.remove);
+      const run = svcRun([], server.cliEnv, repo.dir);
+      assert.equal(await run.exited, 0, output(run));
+      const outputs = jobNamed(await runOf(server, run), 'probe').outputs;
+      const answers = [outputs.secret, outputs.database, outputs.signal, outputs.status, outputs.readyz, outputs.runner];
+      if (backend === 'namespace') assert.deepEqual(answers, ['absent', 'absent', 'refused', '404', '404', '200'], JSON.stringify(outputs));
+      else assert.deepEqual(answers, ['present', 'present', 'delivered', '401', '200', '200'], JSON.stringify(outputs));
+    });
+
+    if (backend === 'namespace') {
+      it('runs the examples/ workflows as the README says', async (t) => {
+        const repo = await examplesRepository();
+        t.after(repo.remove);
+        const results = await Promise.all(
+          ['matrix.yml', 'needs-outputs.yml', 'composite-action.yml', 'javascript-action.yml'].map(async (name) => {
+            const run = svcRun(['-f', `.github/workflows/${name}`], server.cliEnv, repo.dir);
+            return { name, code: await run.exited, text: run.stdout() };
+          }),
+        );
+        for (const result of results) assert.equal(result.code, 0, `${result.name}:\n${result.text}`);
+        const said = (name: string) => results.find((result) => result.name === name)?.text ?? '';
+        assert.match(said('matrix.yml'), /^done \| all four combinations passed$/m);
+        assert.match(said('needs-outputs.yml'), /^publish \| publishing 1\.2\.\d+ to beta$/m);
+        // The uncommitted greeting and file reached the jobs through the checkout relay.
+        assert.match(said('composite-action.yml'), /^greet \| the action said 'Hi there, svc!'$/m);
+        assert.match(said('javascript-action.yml'), /^count \| 9 files under \.github$/m);
+      });
+    }
+  });
+}

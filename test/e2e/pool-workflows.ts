@@ -1,0 +1,135 @@
+/**
+ * The workflows test/e2e/pool-run.test.ts runs on the built-in pool. The examples/ workflows are
+ * run as they are; these cover what the examples do not.
+ */
+
+/** A job's outputs read by a matrix through `needs`, and the matrix's results by a last job. */
+export const MATRIX_NEEDS_OUTPUTS = `name: Matrix needs outputs
+on: push
+jobs:
+  version:
+    runs-on: ubuntu-latest
+    outputs:
+      version: \${{ steps.compute.outputs.version }}
+    steps:
+      - id: compute
+        run: echo "version=2.0.\${{ github.run_number }}-committed" >> "$GITHUB_OUTPUT"
+  test:
+    needs: version
+    name: test (\${{ matrix.flavour }})
+    runs-on: ubuntu-latest
+    strategy:
+      matrix:
+        flavour: [sweet, sour]
+    steps:
+      - run: echo "testing \${{ needs.version.outputs.version }} \${{ matrix.flavour }} on $RUNNER_NAME"
+  done:
+    needs: [version, test]
+    runs-on: ubuntu-latest
+    outputs:
+      summary: \${{ steps.sum.outputs.summary }}
+    steps:
+      - id: sum
+        run: echo "summary=\${{ needs.version.outputs.version }} \${{ needs.test.result }}" >> "$GITHUB_OUTPUT"
+`;
+
+/** Checks the run's commit out from the relay as actions/checkout does, then reads the working tree's files. */
+export const RELAY = `name: Relay
+on: push
+jobs:
+  checkout:
+    runs-on: ubuntu-latest
+    outputs:
+      content: \${{ steps.read.outputs.content }}
+    steps:
+      - name: Check out
+        env:
+          TOKEN: \${{ github.token }}
+        run: |
+          git init -q .
+          auth="AUTHORIZATION: basic $(printf 'x-access-token:%s' "$TOKEN" | base64 -w0)"
+          git -c http.extraheader="$auth" fetch -q --depth=1 "$GITHUB_SERVER_URL/$GITHUB_REPOSITORY" "$GITHUB_SHA"
+          git checkout -q FETCH_HEAD
+      - id: read
+        run: |
+          echo "changed.txt says $(cat changed.txt)"
+          echo "content=$(cat changed.txt)" >> "$GITHUB_OUTPUT"
+          test -f untracked.txt && echo "untracked.txt came along"
+          test "$(git rev-parse HEAD)" = "$GITHUB_SHA" && echo "HEAD is the run's commit"
+`;
+
+export const CLOSURE = `name: Closure
+on: push
+jobs:
+  setup:
+    runs-on: ubuntu-latest
+    steps:
+      - run: echo setup-ran
+  build:
+    needs: setup
+    runs-on: ubuntu-latest
+    steps:
+      - run: echo build-ran
+  unrelated:
+    runs-on: ubuntu-latest
+    steps:
+      - run: echo unrelated-ran
+`;
+
+export const SLOW = `name: Slow
+on: push
+jobs:
+  wait:
+    runs-on: ubuntu-latest
+    steps:
+      - run: echo started && sleep 120 && echo never
+      - if: always()
+        run: echo cleanup-after-cancel
+`;
+
+export interface IsolationTargets {
+  /** A file on the host, outside anything a guest is given. */
+  readonly secretFile: string;
+  /** The server's SQLite database (the run's secrets and tokens live there). */
+  readonly database: string;
+  /** A process of the host. */
+  readonly hostPid: number;
+}
+
+/**
+ * What a job can see and reach on the host, as outputs: each file `present`/`absent`, the signal
+ * `delivered`/`refused`, and the HTTP status of a control-plane route, a health route and a runner
+ * route at the server's origin (`000` when nothing answers).
+ */
+export function isolationProbe(targets: IsolationTargets): string {
+  return `name: Isolation
+on: push
+jobs:
+  probe:
+    runs-on: ubuntu-latest
+    outputs:
+      secret: \${{ steps.files.outputs.secret }}
+      database: \${{ steps.files.outputs.database }}
+      signal: \${{ steps.signal.outputs.signal }}
+      status: \${{ steps.routes.outputs.status }}
+      readyz: \${{ steps.routes.outputs.readyz }}
+      runner: \${{ steps.routes.outputs.runner }}
+    steps:
+      - id: files
+        run: |
+          seen() { if test -e "$1"; then echo present; else echo absent; fi; }
+          echo "secret=$(seen '${targets.secretFile}')" >> "$GITHUB_OUTPUT"
+          echo "database=$(seen '${targets.database}')" >> "$GITHUB_OUTPUT"
+      - id: signal
+        run: |
+          if kill -0 ${targets.hostPid} 2>/dev/null; then echo signal=delivered; else echo signal=refused; fi >> "$GITHUB_OUTPUT"
+      - id: routes
+        run: |
+          origin="\${GITHUB_API_URL%/api/v3}"
+          code() { curl -s -o /dev/null -w '%{http_code}' --max-time 10 "$origin$1" || true; }
+          echo "status=$(code /api/v1/status)" >> "$GITHUB_OUTPUT"
+          echo "readyz=$(code /readyz)" >> "$GITHUB_OUTPUT"
+          echo "runner=$(code '/_apis/connectionData?connectOptions=1&lastChangeId=-1&lastChangeId64=-1')" >> "$GITHUB_OUTPUT"
+          cat "$GITHUB_OUTPUT"
+`;
+}
