@@ -6,6 +6,7 @@ import { inTransaction } from '../store/unit-of-work.js';
 import { addAnnotations, type AnnotationInput } from './annotations.js';
 import { appendLog, type LogAck, type LogChunkInput } from './append-log.js';
 import { readLogs, type LogFilter, type LogLine } from './read-logs.js';
+import { putRawLogPart, readRawLog } from './raw-log.js';
 import type { ReportingContext } from './reporting-context.js';
 import { feedPosition, readFeed, type FeedPage } from './run-feed.js';
 import { listSteps, reportSteps, type StepReport } from './steps.js';
@@ -33,6 +34,13 @@ export interface Reporting {
   appendLog(jobId: number, runnerId: string, chunk: LogChunkInput): Promise<LogAck>;
   /** The run's log lines in order, job by job. */
   readLogs(runId: number, filter?: LogFilter): AsyncIterable<LogLine>;
+  /**
+   * Stores part `part` (1, 2, ...) of the job's raw log (the runner's whole job-level log, which
+   * `/logs` and the feed do not show; raw-log.ts); a part stored again replaces itself.
+   */
+  putRawLogPart(jobId: number, runnerId: string, part: number, body: Buffer): Promise<void>;
+  /** A job's raw log, part by part (default: its latest attempt); undefined when it has none. */
+  readRawLog(runId: number, jobId: number, attempt?: number): Promise<AsyncIterable<Buffer> | undefined>;
   /** Stores annotations with one `annotation` run event each; returns how many. */
   addAnnotations(jobId: number, runnerId: string, annotations: readonly AnnotationInput[]): Promise<number>;
   /** The run's feed position now (events and log chunks after it are new). */
@@ -55,6 +63,8 @@ export function createReporting(deps: ReportingDependencies): Reporting {
     listSteps: (runId) => listSteps(db, runId),
     appendLog: (jobId, runnerId, chunk) => appendLog(ctx, jobId, runnerId, chunk),
     readLogs: (runId, filter) => readLogs(ctx, runId, filter),
+    putRawLogPart: (jobId, runnerId, part, body) => putRawLogPart(ctx, jobId, runnerId, part, body),
+    readRawLog: (runId, jobId, attempt) => readRawLog(ctx, runId, jobId, attempt),
     addAnnotations: (jobId, runnerId, annotations) => addAnnotations(ctx, jobId, runnerId, annotations),
     feedPosition: (runId) => feedPosition(ctx, runId),
     readFeed: (runId, after, limit) => readFeed(ctx, runId, after, limit),

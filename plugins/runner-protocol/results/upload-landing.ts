@@ -1,11 +1,14 @@
 /**
  * What a finished upload becomes, in the same places the legacy flow puts it:
  *
- * - a log (a step's or the job's own): its blocks, in order, become the engine's log chunks
- *   through worker-api's page storing, exactly as legacy log pages do (each block is a file the
- *   runner wrote like a page: a BOM, then `<timestamp> <text>` lines, whole lines only). Blocks
- *   are claimed under one TaskLog by their blob keys, so a repeated metadata call (the runner's
- *   HTTP retry) stores nothing twice and a failed one goes on from the first block not stored;
+ * - a step's log: its blocks, in order, become the engine's log chunks through worker-api's page
+ *   storing, exactly as legacy log pages do (each block is a file the runner wrote like a page: a
+ *   BOM, then `<timestamp> <text>` lines, whole lines only). Blocks are claimed under one TaskLog
+ *   by their blob keys, so a repeated metadata call (the runner's HTTP retry) stores nothing
+ *   twice and a failed one goes on from the first block not stored;
+ * - the job's own log (which repeats every step line): its blocks become the parts of the job's
+ *   raw log, claimed the same way, then its job-only lines are stored (worker-api job-log.ts);
+ *   the runner sends it after every step log;
  * - a step summary: the `Checks.Step.Summary` attachment of the job record named by the step's
  *   record id (worker-api attachments);
  * - the diagnostic logs: a `Results.Core.DiagnosticLog` attachment of the job record.
@@ -16,7 +19,7 @@ import { buffer } from 'node:stream/consumers';
 import type { Reporting } from '../../../core/engine/index.js';
 import { InputError, type Logger } from '../../../core/kernel/index.js';
 import type { BlobStore } from '../../../core/ports/index.js';
-import { storeLogPage, type AttachmentsStore, type LogsStore } from '../worker-api/index.js';
+import { landJobLog, storeJobLogPage, storeLogPage, type AttachmentsStore, type LogsStore } from '../worker-api/index.js';
 import type { UploadRecord, UploadsStore } from './uploads-store.js';
 
 export const STEP_SUMMARY_ATTACHMENT = 'Checks.Step.Summary';
@@ -33,7 +36,7 @@ export interface LandingDeps {
 }
 
 export interface Landing {
-  /** The log's lines into the engine under `stepNumber` (undefined: outside any step); how many lines it has. */
+  /** The log's lines into the engine under `stepNumber` (undefined: outside any step; the job log: its raw log and job-only lines); how many lines it has. */
   log(upload: UploadRecord, runnerId: string, stepNumber: number | undefined): Promise<number>;
   /** The summary as the step's attachment; `size` is what the runner says it uploaded. */
   summary(upload: UploadRecord, size: number): Promise<void>;
@@ -64,9 +67,12 @@ export function createLanding(deps: LandingDeps): Landing {
       let log = await deps.logs.get(logId);
       if (log === undefined) throw new Error(`log ${logId} of the ${upload.kind} upload ${upload.id} is gone`);
       if (upload.completedAt === undefined) {
-        for (const block of await deps.uploads.blocks(upload.id)) {
-          log = await storeLogPage(deps, { jobId: scope.jobId, runnerId, stepNumber }, log, block.blobKey, await blockBytes(upload, block.blobKey));
+        const target = { runId: scope.runId, jobId: scope.jobId, attempt: scope.attempt, runnerId };
+        for (const [index, block] of (await deps.uploads.blocks(upload.id)).entries()) {
+          const bytes = await blockBytes(upload, block.blobKey);
+          log = upload.kind === 'job-log' ? await storeJobLogPage(deps, target, log, block.blobKey, bytes, index + 1) : await storeLogPage(deps, { jobId: scope.jobId, runnerId, stepNumber }, log, block.blobKey, bytes);
         }
+        if (upload.kind === 'job-log') await landJobLog(deps, target, log);
         await deps.uploads.complete(upload.id);
       }
       return log.lineCount;

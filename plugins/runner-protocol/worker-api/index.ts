@@ -12,5 +12,6 @@ export { createAttachmentsStore, type AttachmentsStore, type StoredAttachment } 
 export type { JobScope } from './records-store.js';
 export { workerDb } from './worker-tables.js';
 export { storeLogPage, stripBom, type LogPageTarget } from './log-pages.js';
+export { jobOnlyLines, landJobLog, storeJobLogPage, type JobLogTarget } from './job-log.js';
 export { stepReportFrom, type StepState } from './record-reports.js';
 export { parseRecordState, parseTaskResult } from './wire-enums.js';

@@ -6,6 +6,8 @@
  * the job is completed from the record only if no `JobCompleted` came within a grace period
  * that covers the runner's `JobCompleted` retries (5 attempts, 5 s apart).
  *
+ * Before completing, `beforeComplete` stores what the job log has (job-log.ts), as `JobCompleted` does.
+ *
  * The timer lives in this process: if the node stops first, the engine's lease sweep still ends
  * the job (as lost) once the lock lapses, so a lost timer costs latency, never the job.
  */
@@ -20,7 +22,20 @@ export interface JobRecordCompletion {
   recordCompleted(job: { readonly id: number; readonly attempt: number; readonly runnerId: string }, result: TaskResultName): void;
 }
 
-export function createJobRecordCompletion(engine: Engine, graceMs = JOB_RECORD_COMPLETION_GRACE_MS, onError: (error: unknown) => void = () => undefined): JobRecordCompletion {
+/** The job about to be completed from its record. */
+export interface RecordCompletedJob {
+  readonly runId: number;
+  readonly id: number;
+  readonly attempt: number;
+  readonly runnerId: string;
+}
+
+export function createJobRecordCompletion(
+  engine: Engine,
+  graceMs = JOB_RECORD_COMPLETION_GRACE_MS,
+  onError: (error: unknown) => void = () => undefined,
+  beforeComplete: (job: RecordCompletedJob) => Promise<void> = async () => undefined,
+): JobRecordCompletion {
   const pending = new Set<string>();
   return {
     recordCompleted(job, result) {
@@ -32,6 +47,7 @@ export function createJobRecordCompletion(engine: Engine, graceMs = JOB_RECORD_C
         void (async () => {
           const now = await engine.getJob(job.id);
           if (now === undefined || now.attempt !== job.attempt || now.status !== 'in_progress' || now.runnerId !== job.runnerId) return;
+          await beforeComplete({ runId: now.runId, id: job.id, attempt: job.attempt, runnerId: job.runnerId });
           const { outcome, reason } = completionOf(result);
           await engine.completeJob(job.id, job.runnerId, { outcome, outputs: {}, ...(reason === undefined ? {} : { reason }) });
         })().catch(onError);

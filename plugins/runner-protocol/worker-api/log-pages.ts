@@ -2,7 +2,8 @@
  * One page of a job's log into the engine, once. A page is the runner's own file of log lines
  * (a UTF-8 BOM, then `<timestamp> <text>` lines): a legacy log page (log-routes.ts) or a block of
  * a results log (results/). It becomes one engine log chunk, without its BOM, under its step
- * (or outside any step for the job's own log).
+ * (or outside any step for a record the server does not know). The job's own log is not stored
+ * this way: it is the job's raw log (job-log.ts).
  *
  * A page is claimed under its log by a key before it is stored (legacy: its content digest;
  * results: its block's blob key), so a resent page is answered and stored nothing, and a claim
@@ -16,7 +17,7 @@ import type { LogsStore, TaskLogRecord } from './logs-store.js';
 export interface LogPageTarget {
   readonly jobId: number;
   readonly runnerId: string;
-  /** Undefined: lines outside any step (the job's own log, or a step the server does not know). */
+  /** Undefined: lines outside any step (a step the server does not know). */
   readonly stepNumber: number | undefined;
 }
 

@@ -3,7 +3,9 @@
  * `logs\<recordId>`), `POST …/logs/{logId}` appends a page of it (the raw bytes of one page file:
  * a UTF-8 BOM, then `<timestamp> <text>` lines). Each page is stored once, as one chunk of the
  * job's log in the engine (`reporting.appendLog`), under the step whose record the log's path
- * names (its `order`), or outside any step for the job record's own log.
+ * names (its `order`), or outside any step for a record it does not know. The job record's own
+ * log repeats every step line: its pages are the job's raw log instead (job-log.ts), and its
+ * job-only lines are stored at `JobCompleted`.
  *
  * A page is recognised by its content digest: the HTTP stack's retry of an upload, or the
  * Listener re-uploading a page, is answered like the first upload and stored nothing. (A page is
@@ -14,6 +16,7 @@ import type { FastifyInstance } from 'fastify';
 import { NotFoundError } from '../../../core/kernel/index.js';
 import { vssDate } from '../vss/index.js';
 import { workerJob, type WorkerJob } from './job-access.js';
+import { storeJobLogPage } from './job-log.js';
 import { storeLogPage } from './log-pages.js';
 import type { TaskLogRecord } from './logs-store.js';
 import { workerPath } from './route-paths.js';
@@ -59,13 +62,16 @@ export function registerLogRoutes(app: FastifyInstance, deps: WorkerRouteDeps): 
 
 async function appendPage(deps: WorkerRouteDeps, worker: WorkerJob, log: TaskLogRecord, bytes: Buffer): Promise<TaskLogRecord> {
   const digest = createHash('sha256').update(bytes).digest('hex');
+  const { scope, runnerId } = worker;
   const stepNumber = await stepOfLog(deps, worker, log);
-  return storeLogPage(deps, { jobId: worker.job.id, runnerId: worker.runnerId, stepNumber }, log, digest, bytes);
+  if (stepNumber === 'job') return storeJobLogPage(deps, { runId: scope.runId, jobId: scope.jobId, attempt: scope.attempt, runnerId }, log, digest, bytes);
+  return storeLogPage(deps, { jobId: scope.jobId, runnerId, stepNumber }, log, digest, bytes);
 }
 
-/** The step number of the record a log was created for; undefined for the job record or an unknown record. */
-async function stepOfLog(deps: WorkerRouteDeps, worker: WorkerJob, log: TaskLogRecord): Promise<number | undefined> {
-  if (log.recordId === null || log.recordId === worker.scope.jobRecordId) return undefined;
+/** The step number of the record a log was created for: `job` for the job record's own log, undefined for an unknown record. */
+async function stepOfLog(deps: WorkerRouteDeps, worker: WorkerJob, log: TaskLogRecord): Promise<number | 'job' | undefined> {
+  if (log.recordId === null) return undefined;
+  if (log.recordId === worker.scope.jobRecordId) return 'job';
   const stored = await deps.records.get(worker.scope, log.recordId);
   if (stored === undefined) return undefined;
   const view = viewRecord(stored.record);

@@ -30,6 +30,10 @@ export interface LogsStore {
   pageStored(logId: number, digest: string, lineCount: number): Promise<TaskLogRecord | undefined>;
   /** Storing failed: a resend may try again. */
   releasePage(logId: number, digest: string): Promise<void>;
+  /** How many pages of a log are stored, not counting claims whose key starts with `exceptPrefix`. */
+  storedPageCount(logId: number, exceptPrefix: string): Promise<number>;
+  /** The logs of a job attempt's own record (the job-level log; normally one), oldest first. */
+  jobRecordLogs(jobId: number, attempt: number): Promise<TaskLogRecord[]>;
 }
 
 function toLog(row: TaskLogsTable): TaskLogRecord {
@@ -107,6 +111,20 @@ export function createLogsStore(db: WorkerDb, clock: Clock): LogsStore {
           .execute();
       });
       return get(logId);
+    },
+    async storedPageCount(logId, exceptPrefix) {
+      const row = await db
+        .selectFrom('runner_task_log_pages')
+        .select((eb) => eb.fn.countAll().as('pages'))
+        .where('log_id', '=', logId)
+        .where('state', '=', 'stored')
+        .where('digest', 'not like', `${exceptPrefix}%`)
+        .executeTakeFirst();
+      return Number(row?.pages ?? 0);
+    },
+    async jobRecordLogs(jobId, attempt) {
+      const rows = await db.selectFrom('runner_task_logs').selectAll().where('job_id', '=', jobId).where('attempt', '=', attempt).whereRef('record_id', '=', 'job_record_id').orderBy('id').execute();
+      return rows.map(toLog);
     },
     async releasePage(logId, digest) {
       await db.deleteFrom('runner_task_log_pages').where('log_id', '=', logId).where('digest', '=', digest).where('state', '=', 'pending').execute();

@@ -6,6 +6,9 @@
  * success, failed and abandoned → failure, canceled → cancelled, skipped → skipped) and the
  * outputs its outputs (§4.10), which the engine hands to the jobs that need it.
  *
+ * The job record's log is complete by then (the Worker drains its upload queue first): its
+ * job-only lines are stored before the job completes (job-log.ts).
+ *
  * Completing twice is harmless (the runner retries up to five times): a job that is already
  * finished answers success. A job its runner no longer holds answers
  * `TaskOrchestrationPlanTerminatedException`, which stops the retries.
@@ -14,6 +17,7 @@ import type { FastifyInstance } from 'fastify';
 import { isTerminal } from '../../../core/engine/index.js';
 import { InputError } from '../../../core/kernel/index.js';
 import { workerJob } from './job-access.js';
+import { landJobLogs } from './job-log.js';
 import { workerPath } from './route-paths.js';
 import { PlanEventBody, PlanParams, type PlanEventBodyType, type PlanParamsType } from './schemas.js';
 import { completionOf } from '../job-requests/index.js';
@@ -41,6 +45,8 @@ export function registerPlanEventsRoute(app: FastifyInstance, deps: WorkerRouteD
       if (result === undefined) throw new InputError('JobCompleted needs a result (succeeded, failed, canceled, ...)', { code: 'plan_event_invalid' });
       const { outcome, reason } = completionOf(result);
       const outputs = outputsOf(event.outputs);
+      const { scope, runnerId } = worker;
+      await landJobLogs(deps, { runId: scope.runId, jobId: scope.jobId, attempt: scope.attempt, runnerId }, request.log);
       const done = await deps.engine.completeJob(worker.job.id, worker.runnerId, { outcome, outputs, ...(reason === undefined ? {} : { reason }) });
       if (!done) {
         const now = await deps.engine.getJob(worker.job.id);

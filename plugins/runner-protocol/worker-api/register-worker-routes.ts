@@ -16,7 +16,7 @@ import { withWorkerErrors } from './worker-errors.js';
  * context: it installs a hook, an error handler and content parsers.
  */
 export async function registerWorkerRoutes(app: FastifyInstance, deps: WorkerApiDeps): Promise<void> {
-  const routeDeps = createWorkerRouteDeps(deps);
+  const routeDeps = createWorkerRouteDeps(deps, app.log);
   await withWorkerErrors(app, (scoped) => {
     // Log pages and attachments are raw bytes (octet-stream); any other non-JSON body is kept as
     // bytes too, so the route's schema (not a 415) tells the caller what is wrong.

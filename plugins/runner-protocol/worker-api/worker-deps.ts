@@ -1,8 +1,10 @@
 import type { Engine, Reporting } from '../../../core/engine/index.js';
+import type { Logger } from '../../../core/kernel/index.js';
 import type { BlobStore, Clock, Database } from '../../../core/ports/index.js';
 import type { JobTokens } from '../auth/index.js';
 import { createAttachmentsStore, type AttachmentsStore } from './attachments-store.js';
 import { createJobRecordCompletion, type JobRecordCompletion } from './job-record-completion.js';
+import { landJobLogs } from './job-log.js';
 import { createLogsStore, type LogsStore } from './logs-store.js';
 import { createRecordsStore, type RecordsStore } from './records-store.js';
 import { workerDb } from './worker-tables.js';
@@ -30,15 +32,18 @@ export interface WorkerRouteDeps {
   readonly jobRecordCompletion: JobRecordCompletion;
 }
 
-export function createWorkerRouteDeps(deps: WorkerApiDeps): WorkerRouteDeps {
+export function createWorkerRouteDeps(deps: WorkerApiDeps, logger: Pick<Logger, 'warn'>): WorkerRouteDeps {
   const db = workerDb(deps.database);
+  const logs = createLogsStore(db, deps.clock);
+  const landAtCompletion = (job: { readonly runId: number; readonly id: number; readonly attempt: number; readonly runnerId: string }) =>
+    landJobLogs({ logs, reporting: deps.reporting }, { runId: job.runId, jobId: job.id, attempt: job.attempt, runnerId: job.runnerId }, logger);
   return {
     engine: deps.engine,
     reporting: deps.reporting,
     clock: deps.clock,
     records: createRecordsStore(db, deps.clock, deps.database.capabilities.rowLocks),
-    logs: createLogsStore(db, deps.clock),
+    logs,
     attachments: createAttachmentsStore(db, deps.blobs, deps.clock),
-    jobRecordCompletion: createJobRecordCompletion(deps.engine, deps.jobRecordGraceMs),
+    jobRecordCompletion: createJobRecordCompletion(deps.engine, deps.jobRecordGraceMs, undefined, landAtCompletion),
   };
 }
