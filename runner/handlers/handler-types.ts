@@ -3,6 +3,8 @@
  * back. README.md in this folder is the prose version; keep both in step.
  */
 
+import type { StepHost } from './step-host.js';
+
 /** Where a step's code comes from (the job message's `reference`, RUNNER-PROTOCOL.md §3.4). */
 export type ActionReference =
   | { readonly kind: 'script' }
@@ -184,6 +186,12 @@ export interface HandlerContext {
   readonly state: Readonly<Record<string, string>>;
   readonly directories: Directories;
   readonly platform: NodeJS.Platform;
+  /**
+   * Where `run:` scripts and JavaScript actions run: absent on the runner's machine; the job
+   * container's step host (`jobs.<id>.container`) otherwise. Paths in the context stay host paths;
+   * the handler translates what it hands the process (`toStepPath`).
+   */
+  readonly stepHost?: StepHost;
   readonly log: StepLog;
   /**
    * Aborted when the step must stop: the job was cancelled or the step timed out. A handler

@@ -21,6 +21,8 @@ export { HandlerRegistry, NotImplementedError, RUN_USING, referenceKind, referen
 export { DEFAULT_KILL_TIMINGS, ProcessStartError, readLines, runProcess, terminateOrphanProcesses } from './process-runner.js';
 export type { KillTimings, ProcessOptions, ProcessResult } from './process-runner.js';
 export { processEnvironment, which } from './process-environment.js';
+export { createContainerStepHost, toStepEnvironment, unavailableStepHost } from './step-host.js';
+export type { ContainerStepHostOptions, StepHost } from './step-host.js';
 export { createScriptHandler, firstLine } from './script-handler.js';
 export type { ScriptHandlerOptions } from './script-handler.js';
 

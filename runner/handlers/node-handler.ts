@@ -14,9 +14,10 @@ import type { NodeRuns } from '../../core/workflow/index.js';
 import { actionPathEnvironment, printActionDetails } from './action-details.js';
 import { actionInputs, inputEnvironment } from './action-inputs.js';
 import type { ActionHandler, HandlerContext, HandlerResult, ResolvedAction } from './handler-types.js';
-import { locateNode, nodeRuntimeFor } from './node-runtime.js';
+import { BUNDLED_NODE_MISSING, locateNode, nodeRuntimeFor, type NodeRuntimeName } from './node-runtime.js';
 import { processEnvironment } from './process-environment.js';
 import { ProcessStartError, runProcess, type KillTimings } from './process-runner.js';
+import { toStepEnvironment, type StepHost } from './step-host.js';
 
 export const NODE_USINGS = ['node12', 'node16', 'node20', 'node24'] as const;
 
@@ -46,6 +47,11 @@ export function createNodeHandler(options: NodeHandlerOptions = {}): ActionHandl
   return {
     async run(context: HandlerContext): Promise<HandlerResult> {
       const { log } = context;
+      const host = context.stepHost;
+      if (host?.failure !== undefined) {
+        log.error(host.failure);
+        return { outcome: 'failed' };
+      }
       const definition = nodeDefinitionOf(context.action);
       if (definition === undefined) {
         log.error(`The JavaScript action handler cannot run '${context.action.using}' (no JavaScript action metadata)`);
@@ -77,28 +83,25 @@ export function createNodeHandler(options: NodeHandlerOptions = {}): ActionHandl
         return { outcome: 'failed' };
       }
 
-      const env = processEnvironment(
-        context,
-        { ...inputEnvironment(inputs), ...actionPathEnvironment(context, definition.origin, definition.directory), ...context.actionsRuntime },
-        base,
-      );
+      const extras = { ...inputEnvironment(inputs), ...actionPathEnvironment(context, definition.origin, definition.directory), ...context.actionsRuntime };
+      const env = host === undefined ? processEnvironment(context, extras, base) : toStepEnvironment(processEnvironment(context, extras, { PATH: host.basePath }), host);
       delete env['NODE_ICU_DATA'];
       const runtime = nodeRuntimeFor(runs.using, context.environment, base);
-      const node = await locateNode(runtime, {
-        externalsDir: options.externalsDir ?? defaultExternalsDir(context.directories.actions),
-        path: env['PATH'] ?? '',
-        platform: context.platform,
-      });
+      const externalsDir = options.externalsDir ?? defaultExternalsDir(context.directories.actions);
+      const node = host === undefined
+        ? await locateNode(runtime, { externalsDir, path: env['PATH'] ?? '', platform: context.platform })
+        : await containerNode(host, runtime, externalsDir, env['PATH'] ?? '', context.signal);
       if ('error' in node) {
         log.error(node.error);
         return { outcome: 'failed' };
       }
-      log.debug(`${node.path} "${target}" (${runtime}, ${node.source === 'externals' ? 'from externals' : 'the node on PATH'})`);
+      const scriptPath = host === undefined ? target : host.toStepPath(target);
+      log.debug(`${node.path} "${scriptPath}" (${runtime}, ${node.source === 'externals' ? 'from externals' : 'the node on PATH'})`);
       try {
-        const result = await runProcess({
+        const result = await (host === undefined ? runProcess : host.runProcess)({
           command: node.path,
-          args: [target],
-          cwd: context.directories.workspace,
+          args: [scriptPath],
+          cwd: host === undefined ? context.directories.workspace : host.toStepPath(context.directories.workspace),
           env,
           signal: context.signal,
           onStdout: (line) => log.processLine(line, 'stdout'),
@@ -115,4 +118,25 @@ export function createNodeHandler(options: NodeHandlerOptions = {}): ActionHandl
       }
     },
   };
+}
+
+/**
+ * The node of a JavaScript action in the job container: the runner's `externals/<runtime>` as
+ * mounted at `/__e` when the runner has it, else the `node` on the container's `PATH`.
+ */
+async function containerNode(host: StepHost, runtime: NodeRuntimeName, externalsDir: string, path: string, signal: AbortSignal): Promise<{ path: string; source: 'externals' | 'path' } | { error: string }> {
+  const bundled = join(externalsDir, runtime, 'bin', 'node');
+  try {
+    await access(bundled);
+    return { path: host.toStepPath(bundled), source: 'externals' };
+  } catch {
+    // Not downloaded (`--no-externals`): the container's own node.
+  }
+  try {
+    const found = (await host.resolvePrograms(['node'], path, signal)).get('node');
+    if (found !== undefined) return { path: found, source: 'path' };
+  } catch (error) {
+    return { error: error instanceof Error ? error.message : String(error) };
+  }
+  return { error: `${BUNDLED_NODE_MISSING(runtime)}: no '${bundled}' on the runner (mounted at '${host.toStepPath(bundled)}') and no 'node' on the job container's PATH` };
 }

@@ -13,6 +13,10 @@ import { resolveShell } from '../shells/index.js';
 import type { ActionHandler, HandlerContext, HandlerResult } from './handler-types.js';
 import { processEnvironment, which } from './process-environment.js';
 import { ProcessStartError, runProcess, type KillTimings } from './process-runner.js';
+import { toStepEnvironment } from './step-host.js';
+
+/** The programs a shell can resolve to (the container is asked about these in one call). */
+const SHELL_PROGRAMS = ['bash', 'sh', 'pwsh', 'powershell', 'python'];
 
 export interface ScriptHandlerOptions {
   readonly killTimings?: KillTimings;
@@ -32,17 +36,38 @@ export function createScriptHandler(options: ScriptHandlerOptions = {}): ActionH
   return {
     async run(context: HandlerContext): Promise<HandlerResult> {
       const { inputs, log } = context;
+      const host = context.stepHost;
+      if (host?.failure !== undefined) {
+        log.error(host.failure);
+        return { outcome: 'failed' };
+      }
       const script = inputs['script'] ?? '';
-      const env = processEnvironment(context, {}, base);
+      // In the job container the step gets its own environment only, over the image's PATH.
+      const env = host === undefined ? processEnvironment(context, {}, base) : toStepEnvironment(processEnvironment(context, {}, { PATH: host.basePath }), host);
       const path = env['PATH'] ?? '';
       const shellInput = nonEmpty(inputs['shell']);
       const defaultShell = shellInput === undefined ? nonEmpty(context.defaults.shell) : undefined;
+      let programs: Map<string, string> | undefined;
+      if (host !== undefined) {
+        const custom = (shellInput ?? defaultShell ?? '').trim().split(/\s+/)[0] ?? '';
+        try {
+          programs = await host.resolvePrograms(custom === '' ? SHELL_PROGRAMS : [...SHELL_PROGRAMS, custom], path, context.signal);
+        } catch (error) {
+          log.error(messageOf(error));
+          return { outcome: 'failed' };
+        }
+      }
 
       log.write(`##[group]Run ${firstLine(script)}`);
       for (const line of script.replace(/\r\n/g, '\n').replace(/\n+$/, '').split('\n')) log.write(`\u001b[36;1m${line}\u001b[0m`);
       let shell;
       try {
-        shell = resolveShell({ shell: shellInput, defaultShell, platform: context.platform, which: (name) => which(name, path, context.platform) });
+        shell = resolveShell({
+          shell: shellInput,
+          defaultShell,
+          platform: programs === undefined ? context.platform : 'linux',
+          which: (name) => (programs === undefined ? which(name, path, context.platform) : (programs.get(name) ?? (name.startsWith('/') ? name : undefined))),
+        });
       } catch (error) {
         log.write('##[endgroup]');
         log.error(messageOf(error));
@@ -60,15 +85,16 @@ export function createScriptHandler(options: ScriptHandlerOptions = {}): ActionH
         context.directories.workspace,
         inputs['workingDirectory'] ?? context.defaults.workingDirectory ?? '',
       );
-      const scriptPath = join(context.directories.temp, `${randomUUID()}${shell.scriptExtension}`);
-      await writeFile(scriptPath, shell.prepareScript(script), 'utf8');
+      const hostScriptPath = join(context.directories.temp, `${randomUUID()}${shell.scriptExtension}`);
+      await writeFile(hostScriptPath, shell.prepareScript(script), 'utf8');
+      const scriptPath = host === undefined ? hostScriptPath : host.toStepPath(hostScriptPath);
       log.debug(`${shell.command} ${shell.args.join(' ').replaceAll('{0}', scriptPath)}`);
 
       try {
-        const result = await runProcess({
+        const result = await (host === undefined ? runProcess : host.runProcess)({
           command: shell.command,
           args: shell.args.map((arg) => arg.replaceAll('{0}', scriptPath)),
-          cwd: workingDirectory,
+          cwd: host === undefined ? workingDirectory : host.toStepPath(workingDirectory),
           env,
           signal: context.signal,
           onStdout: (line) => log.processLine(line, 'stdout'),

@@ -86,6 +86,11 @@ export class JobContexts {
     return memberOf(this.#base, name);
   }
 
+  /** A member of the `job` context the runner fills (`container`, `services`). */
+  setJob(name: string, value: ExpressionValue): void {
+    this.#job[name] = value;
+  }
+
   setGithub(name: string, value: string): void {
     this.#github = { ...this.#github, [name]: value };
   }

@@ -14,6 +14,7 @@ import { FOLLOW_SYMBOLIC_LINKS_OPTION, hashFilesSync } from '../shells/index.js'
 import { runnerArch, runnerOs } from '../../core/workflow/index.js';
 import type { JobCancellation } from './cancellation.js';
 import { completeJobRecord, type JobEnd } from './complete-job.js';
+import { stopJobContainers } from './container-steps.js';
 import { JobContexts, memberOf } from './job-contexts.js';
 import { variable, variableFlag, type JobMessage } from './job-message/index.js';
 import { JobState } from './job-state.js';
@@ -115,6 +116,9 @@ export async function runJob(message: JobMessage, options: JobRunOptions): Promi
   );
   let order = 0;
   let postReserved = false;
+  // Post records count down from the reserved end in the order they are created (the first
+  // registered runs last and shows last: "Stop containers", registered before any action's post).
+  let postCreated = 0;
   const postSteps: WorkerJob['postSteps'] = [];
   // ACTIONS_ALLOW_UNSECURE_COMMANDS counts from the worker's environment or the step's `env`
   // context; the interpreter reads its options on every command, so the step loop updates this.
@@ -149,6 +153,7 @@ export async function runJob(message: JobMessage, options: JobRunOptions): Promi
       hash: (patterns, hashOptions) => hashFilesSync(directories.workspace, hashOptions.followSymbolicLinks ? [FOLLOW_SYMBOLIC_LINKS_OPTION, ...patterns] : patterns),
     },
     actionsRuntime: actionsRuntimeEnvironment(message),
+    containers: {},
     postSteps,
     createRecord(name, stepType, post, ids) {
       let recordOrder: number;
@@ -158,7 +163,7 @@ export async function runJob(message: JobMessage, options: JobRunOptions): Promi
           postReserved = true;
           order *= 2;
         }
-        recordOrder = order - postSteps.length;
+        recordOrder = order - postCreated++;
       } else {
         recordOrder = ++order;
       }
@@ -191,11 +196,13 @@ async function run(job: WorkerJob, options: JobRunOptions): Promise<TaskResultNa
       job.state.merge(cancellation.requested && !cancellation.shutdown ? 'canceled' : 'failed');
     } else {
       await runSteps(job, planned);
+      await stopJobContainers(job);
       end = completeJobRecord(job);
     }
   } catch (error) {
     jobRecord.error(error instanceof Error ? error.message : String(error));
     job.state.merge('failed');
+    await stopJobContainers(job).catch(() => undefined);
   } finally {
     stopWatching();
   }

@@ -4,13 +4,16 @@
  * `defaults.run`, the actions every `uses:` step needs (an action nobody can run yet fails its
  * own step later, with `not_implemented: <kind> actions`; another resolution error fails the
  * job here), a `Pre <name>` step for each action with a `pre:` stage, and a pending record for
- * each step. Container jobs and service containers are not built yet: such a job fails here
- * saying so.
+ * each step. A job with a container or services (container-plan.ts) needs Linux and a
+ * container engine, or fails here naming what is missing; it gets an "Initialize containers"
+ * step (container-steps.ts) right after this one, before any `Pre` step.
  */
 import { hostname } from 'node:os';
 import { TokenType } from '../../core/protocol/index.js';
 import { NotImplementedError, RUN_USING, type ResolvedAction } from '../handlers/index.js';
 import { actionServerOf } from './action-server.js';
+import { evaluateContainers, planContainers, type ContainerPlan } from './container-plan.js';
+import { initializeContainers } from './container-steps.js';
 import { initialDisplayName } from './display-name.js';
 import type { JobStep } from './job-message/index.js';
 import { variable } from './job-message/index.js';
@@ -44,11 +47,12 @@ export async function setUpJob(job: WorkerJob, info: SetupInfo): Promise<Planned
     for (const token of job.message.environmentVariables) {
       for (const [name, value] of Object.entries(evaluateStepEnvironment(token, scope()))) job.state.env.set(name, value);
     }
-    if (job.message.jobContainer !== undefined && job.message.jobContainer.type !== TokenType.Null) {
-      throw new NotImplementedError('not_implemented: container jobs (jobs.<job_id>.container) cannot run on svc-runner yet');
-    }
-    if (job.message.jobServiceContainers !== undefined && job.message.jobServiceContainers.type !== TokenType.Null) {
-      throw new NotImplementedError('not_implemented: service containers (jobs.<job_id>.services) cannot run on svc-runner yet');
+    record.debug('Evaluating job container and service containers');
+    const definitions = evaluateContainers(job.message, scope());
+    let containers: ContainerPlan | undefined;
+    if (definitions !== undefined) {
+      containers = planContainers(definitions, job.platform, process.env['PATH'] ?? '');
+      record.write(`Container engine: ${containers.engine.name} (${containers.engine.program})`);
     }
     record.debug('Evaluating job defaults');
     for (const token of job.message.defaults) {
@@ -69,6 +73,10 @@ export async function setUpJob(job: WorkerJob, info: SetupInfo): Promise<Planned
     const resolved = new Map<JobStep, ResolvedAction | Error>();
     for (const step of job.message.steps) resolved.set(step, await resolve(job, record, step));
     if (job.message.jobDisplayName.trim() !== '') record.write(`Complete job name: ${job.message.jobDisplayName}`);
+    if (containers !== undefined) {
+      job.containers.plan = containers;
+      job.containers.initializeRecord = job.createRecord('Initialize containers', 'runner', false);
+    }
 
     // Actions with a `pre:` get a `Pre <name>` step before the main steps, sharing the action's state.
     const pre: PlannedStep[] = [];
@@ -97,6 +105,8 @@ export async function setUpJob(job: WorkerJob, info: SetupInfo): Promise<Planned
       planned.push({ stage: 'main', record: stepRecord, step, displayFinal: display.final, condition: step.condition, resolved: outcome, state: states.get(step) ?? {} });
     }
     record.complete('succeeded');
+    // A failed start fails the job: the steps' conditions see it (and `always()` steps in the job container fail).
+    await initializeContainers(job);
     return planned;
   } catch (error) {
     record.error(messageOf(error));

@@ -166,6 +166,7 @@ async function runHandler(
       state: { ...planned.state },
       directories: job.directories,
       platform: job.platform,
+      ...(job.containers.stepHost === undefined ? {} : { stepHost: job.containers.stepHost }),
       log,
       signal,
       addMask: (value) => job.masker.add(value),

@@ -7,6 +7,7 @@ import type { ExpressionContexts, HashFilesPort } from '../../core/workflow/inde
 import type { ActionStage, HandlerRegistry, KillTimings, ResolvedAction } from '../handlers/index.js';
 import type { LogMasker, Reporter } from '../reporting/index.js';
 import type { JobCancellation } from './cancellation.js';
+import type { JobContainers } from './container-plan.js';
 import type { JobContexts } from './job-contexts.js';
 import type { ActionStep, JobMessage } from './job-message/index.js';
 import type { JobState } from './job-state.js';
@@ -39,6 +40,8 @@ export interface WorkerJob {
   readonly hashFiles: HashFilesPort;
   /** `ACTIONS_RUNTIME_*` and friends for JavaScript and container actions. */
   readonly actionsRuntime: Readonly<Record<string, string>>;
+  /** The job's containers (`jobs.<id>.container`, `services`): plan, engine, what runs, the step host. */
+  readonly containers: JobContainers;
   /** Post steps registered so far; they run after the main steps, the last registered first. */
   readonly postSteps: PlannedStep[];
   /** Creates a step record with the next order (post steps reserve theirs, as the runner does). */
