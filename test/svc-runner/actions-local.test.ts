@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { runnerHost } from '../runner-protocol/runner-host.js';
 import { THIRD_PARTY_ENTRY, actionRun, runActionJob, runnerRoot } from './fixtures/actions-e2e.js';
+import { pathWithoutEngines } from './fixtures/engine-path.js';
 import { jobOf } from './fixtures/worker-harness.js';
 
 const JS_ACTION = {
@@ -167,7 +168,7 @@ jobs:
   it('fails a docker action naming the missing container engine', async (t) => {
     const h = await runnerHost(t);
     const run = await actionRun(h, 'name: ci\non: push\njobs:\n  dock:\n    runs-on: [self-hosted]\n    steps:\n      - uses: ./dock\n');
-    const job = await runActionJob(t, h, run, { files: { 'dock/action.yml': 'name: d\nruns:\n  using: docker\n  image: Dockerfile\n', 'dock/Dockerfile': 'FROM alpine:3\n' }, env: { PATH: '/usr/bin:/bin' } });
+    const job = await runActionJob(t, h, run, { files: { 'dock/action.yml': 'name: d\nruns:\n  using: docker\n  image: Dockerfile\n', 'dock/Dockerfile': 'FROM alpine:3\n' }, env: { PATH: pathWithoutEngines() } });
     assert.equal(job.code, 102);
     assert.ok(has(job.logs, "##[error]The docker action './dock' needs a container engine, but neither 'docker' nor 'podman' was found on PATH."), job.logs.join('\n'));
   });

@@ -7,11 +7,11 @@
  * job always ends (failed), never hangs and never says not_implemented.
  */
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
 import { createRun } from '../runner-protocol/worker-job.js';
 import { e2eHost, jobOf, logLines, runView, stepsOf } from './fixtures/e2e-harness.js';
+import { dockerOnPath, pathWithoutEngines } from './fixtures/engine-path.js';
 import { runToEnd, tempDir } from './listener-harness.js';
 
 const CONTAINER_JOB = `name: container
@@ -44,18 +44,6 @@ jobs:
       - name: Use the service
         run: echo "port \${{ job.services.cache.ports['6379'] }}"
 `;
-
-/** `PATH` without any directory that has `docker` or `podman`. */
-function pathWithoutEngines(): string {
-  return (process.env['PATH'] ?? '')
-    .split(delimiter)
-    .filter((dir) => dir !== '' && !existsSync(join(dir, 'docker')) && !existsSync(join(dir, 'podman')))
-    .join(delimiter);
-}
-
-function dockerOnPath(): boolean {
-  return (process.env['PATH'] ?? '').split(delimiter).some((dir) => dir !== '' && existsSync(join(dir, 'docker')));
-}
 
 async function runJob(t: TestContext, name: string, workflow: string, env: Record<string, string>) {
   const { h, root } = await e2eHost(t, name);
