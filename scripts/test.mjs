@@ -2,7 +2,7 @@
 // Collects the test files (unit tests beside the code, integration tests in test/, suites in
 // conformance/) and runs them with node's own test runner over tsx, so TypeScript runs as-is.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { availableParallelism } from 'node:os';
 
@@ -38,10 +38,25 @@ if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
 }
+// Tests that start our CLIs (`svc serve`, `svc run`, `svc-runner`) run the production bundle, as
+// users do: built once here into dist-test-suite-<pid>/ (dist/ is left alone), unless
+// SVC_TEST_BUNDLE names one already or --from-source asks for the sources through tsx.
+const env = { ...process.env, NODE_ENV: 'test' };
+let builtBundle;
+if (!onlyUnit && !args.includes('--from-source') && !env.SVC_TEST_BUNDLE) {
+  builtBundle = join(root, `dist-test-suite-${process.pid}`);
+  const build = spawnSync(process.execPath, [join(root, 'scripts/build.mjs'), builtBundle], { cwd: root, stdio: 'inherit' });
+  if (build.status !== 0 || !existsSync(join(builtBundle, 'cli/svc.js'))) {
+    console.error(`building the test bundle into ${builtBundle} failed`);
+    process.exit(1);
+  }
+  env.SVC_TEST_BUNDLE = builtBundle;
+}
 const concurrency = Math.max(2, availableParallelism());
 const result = spawnSync(
   process.execPath,
   ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, ...files],
-  { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' } },
+  { cwd: root, stdio: 'inherit', env },
 );
+if (builtBundle) rmSync(builtBundle, { recursive: true, force: true });
 process.exit(result.status ?? 1);

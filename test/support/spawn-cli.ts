@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -12,9 +13,20 @@ export interface CliProcess {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Runs one of our CLIs from source (through tsx), as a user would run the built one. */
+/**
+ * How to start one of our CLIs: from the production bundle in SVC_TEST_BUNDLE when it is set
+ * (`npm test` builds one for the whole suite: the code users run, and many times faster to start
+ * than the sources through tsx), else from source through tsx.
+ */
+export function cliEntry(cli: 'svc' | 'svc-runner'): string[] {
+  const bundle = process.env.SVC_TEST_BUNDLE;
+  if (bundle !== undefined && bundle !== '') return [join(resolve(PROJECT_ROOT, bundle), 'cli', `${cli}.js`)];
+  return ['--import', 'tsx', `cli/${cli}.ts`];
+}
+
+/** Runs one of our CLIs as a user would (the bundle, or the sources: `cliEntry`). */
 export function spawnCli(cli: 'svc' | 'svc-runner', args: readonly string[], env: Record<string, string>): CliProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', `cli/${cli}.ts`, ...args], {
+  const child = spawn(process.execPath, [...cliEntry(cli), ...args], {
     cwd: PROJECT_ROOT,
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
