@@ -1,7 +1,7 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**'] },
+  { ignores: ['dist/**', 'dist-test-*/**', 'node_modules/**', 'coverage/**'] },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts'],
@@ -23,5 +23,11 @@ export default tseslint.config(
   {
     files: ['core/kernel/**/*.ts'],
     rules: { 'no-restricted-imports': 'off' },
+  },
+  {
+    // Example actions are CommonJS on purpose (they run in any repository, whatever its package.json says).
+    files: ['examples/**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs' },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
 );
