@@ -1,7 +1,8 @@
 /**
  * HTTP for action resolution and download, with the runner's retry rule: up to 3 attempts on
- * network errors and 5xx, none on a 4xx (an unresolvable or forbidden action stays so), a pause
- * between attempts (the runner's 10–30 s; tests shorten it).
+ * network errors and 5xx, none on a 4xx (an unresolvable or forbidden action stays so) nor on a
+ * 501 (the server cannot serve actions at all), a pause between attempts (the runner's 10–30 s;
+ * tests shorten it).
  */
 
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
@@ -55,7 +56,8 @@ export async function fetchWithRetry(http: HttpSettings, url: string, init: Requ
     try {
       const signals = [AbortSignal.timeout(http.timeoutMs), ...(http.signal === undefined ? [] : [http.signal])];
       const response = await http.fetch(url, { ...init, signal: AbortSignal.any(signals) });
-      if (response.status < 500 || attempt === http.attempts) return response;
+      // 501 is not transient: the server has no way to serve this at all (svc: no action source).
+      if (response.status < 500 || response.status === 501 || attempt === http.attempts) return response;
       lastError = new ActionResolveError(`${init.method ?? 'GET'} ${new URL(url).pathname} answered ${response.status}`);
       await response.body?.cancel();
     } catch (error) {
