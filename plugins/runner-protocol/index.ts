@@ -11,7 +11,7 @@ import { runnerProvisioningServiceRef, runtimeJobsServiceRef } from '../../core/
 import { createRunnerProvisioning } from './runner-provisioning.js';
 import { runnerProtocolMigrations } from './store/index.js';
 import { createLegacyFlow } from './messages/index.js';
-import type { LegacyFlowTimings } from './sessions/index.js';
+import { legacyFlowTimings, type LegacyFlowTimings } from './sessions/index.js';
 import { installVssErrorHandler } from './vss/index.js';
 import { createActionSources, createActionTickets, registerActionDownloadRoutes } from './action-download/index.js';
 import { registerWorkerRoutes, workerApiMigrations } from './worker-api/index.js';
@@ -95,7 +95,8 @@ export function createRunnerProtocolPlugin(options: RunnerProtocolOptions = {}) 
       env.addRoutes({
         auth: 'public',
         surfaces: RUNNER_SURFACES,
-        register: (app) => registerWorkerRoutes(app, { engine, reporting, database, blobs: blobStore, clock, jobTokens: services.jobTokens }),
+        register: (app) =>
+          registerWorkerRoutes(app, { engine, reporting, database, blobs: blobStore, clock, jobTokens: services.jobTokens, jobRecordGraceMs: legacyFlowTimings(options.timings).jobRecordGraceMs }),
       });
       // Action download info (job access token), legacy and run-service wires: tickets for the
       // remote actions the job declares, from the mirror, then the forge.

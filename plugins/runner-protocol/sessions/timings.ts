@@ -24,6 +24,12 @@ export interface LegacyFlowTimings {
   readonly cancelTimeoutMs: number;
   /** How often the sweeper ends expired sessions (one timer per node, not per runner). */
   readonly sweepIntervalMs: number;
+  /**
+   * How long a job record the Listener PATCHed completed waits for the Worker's `JobCompleted`
+   * before the job is completed from the record alone (a crashed Worker; worker-api
+   * job-record-completion.ts): the runner's JobCompleted retries take up to 5 x 5 s.
+   */
+  readonly jobRecordGraceMs: number;
 }
 
 export const DEFAULT_TIMINGS: LegacyFlowTimings = {
@@ -34,6 +40,7 @@ export const DEFAULT_TIMINGS: LegacyFlowTimings = {
   busyRecheckMs: 5_000,
   cancelTimeoutMs: 300_000,
   sweepIntervalMs: 30_000,
+  jobRecordGraceMs: 30_000,
 };
 
 export function legacyFlowTimings(overrides: Partial<LegacyFlowTimings> = {}): LegacyFlowTimings {
