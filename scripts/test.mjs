@@ -52,7 +52,9 @@ if (!onlyUnit && !args.includes('--from-source') && !env.SVC_TEST_BUNDLE) {
   }
   env.SVC_TEST_BUNDLE = builtBundle;
 }
-const concurrency = Math.max(2, availableParallelism());
+// Most integration tests wait on servers, runners and child processes more than they compute:
+// one file more than there are cores keeps the cores busy.
+const concurrency = Math.max(2, availableParallelism() + 1);
 const result = spawnSync(
   process.execPath,
   ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, ...files],
