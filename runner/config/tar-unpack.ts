@@ -14,10 +14,10 @@ export async function unpackTarGz(archive: string, dest: string): Promise<void> 
   const root = resolve(dest);
   await mkdir(root, { recursive: true });
   // Loaded here, not at start: only `configure` unpacks, and the listener stays small (npm run bench:runner).
-  // tar-stream is CommonJS: under tsx its exports arrive as named exports, in the esbuild bundle
-  // only as `default`; take whichever this build gives.
-  const tarStream = await import('tar-stream');
-  const extract = (tarStream.extract ?? (tarStream as unknown as { default: typeof tarStream }).default.extract)();
+  // tar-stream is CommonJS: its module.exports is `default` both under Node's loader and in the
+  // esbuild bundle (which has no named exports for it).
+  const { default: tarStream } = await import('tar-stream');
+  const extract = tarStream.extract();
   const feeding = pipeline(createReadStream(archive), createGunzip(), extract);
   feeding.catch(() => undefined); // awaited below, or superseded by the error that stopped the loop
   try {

@@ -9,39 +9,11 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { isolateGitConfig } from '../snapshots/support.js';
 import { EXAMPLES_DIR, gitRepository, startServerAndRunner, svcRun, type RunServer } from '../local-runs/run-cli-harness.js';
+import { CLOSURE, SLOW } from '../e2e/pool-workflows.js';
 
 isolateGitConfig();
 
 const example = (name: string) => readFile(join(EXAMPLES_DIR, '.github/workflows', name), 'utf8');
-
-const CLOSURE = `name: Closure
-on: push
-jobs:
-  setup:
-    runs-on: ubuntu-latest
-    steps:
-      - run: echo setup-ran
-  build:
-    needs: setup
-    runs-on: ubuntu-latest
-    steps:
-      - run: echo build-ran
-  unrelated:
-    runs-on: ubuntu-latest
-    steps:
-      - run: echo unrelated-ran
-`;
-
-const SLOW = `name: Slow
-on: push
-jobs:
-  wait:
-    runs-on: ubuntu-latest
-    steps:
-      - run: echo started && sleep 120 && echo never
-      - if: always()
-        run: echo cleanup-after-cancel
-`;
 
 async function freePort(): Promise<number> {
   const server = createServer();

@@ -1,5 +1,6 @@
 /**
- * The workflows test/e2e/pool-run.test.ts runs on the built-in pool. The examples/ workflows are
+ * The workflows test/e2e/pool-run.test.ts runs on the built-in pool (CLOSURE and SLOW also in
+ * test/cli/run-command.test.ts, on a runner of its own). The examples/ workflows are
  * run as they are; these cover what the examples do not.
  */
 
