@@ -46,21 +46,28 @@ export function createSqlMigrator(options: SqlMigratorOptions): Migrator {
         // Kysely orders the provider's names with Array#sort; tie-break applied ones the same way.
         nameComparator: (a, b) => (a < b ? -1 : a > b ? 1 : 0),
       });
-      // Kysely's existence check lists the tables of every schema; a schema dropped by someone
-      // else meanwhile (another installation sharing the database, tests) makes that one query
-      // fail although nothing of ours changed. Nothing ran yet in that case, so ask again.
+      // Kysely's existence check lists the tables of every schema (and asks for each column's
+      // serial sequence by the table's name); a schema dropped by someone else meanwhile (another
+      // installation sharing the database, tests) makes that one query fail although nothing of
+      // ours changed. Nothing ran yet in that case, so ask again.
       for (let attempt = 1; ; attempt++) {
         const result = await migrator.migrateToLatest();
-        if (attempt < 3 && isForeignSchemaRace(result.error, options.schema)) continue;
+        if (attempt < 5 && nothingRan(result) && isForeignSchemaRace(result.error, options.schema)) continue;
         return toReport(owner, result, transactional);
       }
     },
   };
 }
 
-function isForeignSchemaRace(error: unknown, ours: string | undefined): boolean {
-  const match = /schema "([^"]+)" does not exist/.exec(error instanceof Error ? error.message : '');
-  return match !== null && match[1] !== ours;
+function nothingRan(result: MigrationResultSet): boolean {
+  return (result.results ?? []).every((migration) => migration.status === 'NotExecuted');
+}
+
+/** `schema "x" does not exist` or `relation "x.t" does not exist`, for a schema `x` not ours. */
+export function isForeignSchemaRace(error: unknown, ours: string | undefined): boolean {
+  const message = error instanceof Error ? error.message : '';
+  const schema = /schema "([^"]+)" does not exist/.exec(message)?.[1] ?? /relation "([^".]+)\.[^"]+" does not exist/.exec(message)?.[1];
+  return schema !== undefined && schema !== ours;
 }
 
 function checkInput(owner: string, migrations: readonly Migration[]): Error | undefined {
