@@ -24,9 +24,10 @@ module.exports = {
     },
     {
       name: 'catalog-imports-only-entry-points',
+      comment: "Entry points: a backend's or plugin's index.ts, and a plugin's CLI face (cli/index.ts).",
       severity: 'error',
       from: { path: '^core/kernel/catalog\\.ts$' },
-      to: { path: '^(backends|plugins)/', pathNot: '^(backends|plugins)/[^/]+/index\\.ts$' },
+      to: { path: '^(backends|plugins)/', pathNot: ['^(backends|plugins)/[^/]+/index\\.ts$', '^plugins/[^/]+/cli/index\\.ts$'] },
     },
     {
       name: 'ports-are-interfaces',
@@ -66,12 +67,12 @@ module.exports = {
     },
     {
       name: 'only-through-index',
-      comment: "A folder's public face is its index.ts; nothing else is imported from outside it.",
+      comment: "A folder's public face is its index.ts; nothing else is imported from outside it. CLI faces: core/kernel/cli/index.ts (the kernel without the server), core/kernel/http-exchange/index.ts (the CLI's and the runner's HTTP without fetch) and a plugin's cli/index.ts (its commands, for the catalog).",
       severity: 'error',
       from: { path: '^(core/[^/]+|backends/[^/]+|plugins/[^/]+|runner/[^/]+|cli)/' },
       to: {
         path: '^(core/[^/]+|backends/[^/]+|plugins/[^/]+|runner/[^/]+)/.+',
-        pathNot: ['^$1/', '^(core/[^/]+|backends/[^/]+|plugins/[^/]+|runner/[^/]+)/index\\.ts$'],
+        pathNot: ['^$1/', '^(core/[^/]+|backends/[^/]+|plugins/[^/]+|runner/[^/]+)/index\\.ts$', '^core/kernel/cli/index\\.ts$', '^core/kernel/http-exchange/index\\.ts$', '^plugins/[^/]+/cli/index\\.ts$'],
       },
     },
   ],

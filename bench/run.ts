@@ -1,4 +1,4 @@
-// `npm run bench:run [-- --samples=N] [-- --backend=process|namespace] [-- --source]`: `svc run`
+// `npm run bench:run [-- --samples=N] [-- --backend=process|namespace|microvm] [-- --source]`: `svc run`
 // end to end against a warm `svc serve` (SQLite, temp data dir, the built-in pool with warm guests
 // idle), per pool backend. The CLIs (and so the guests' runner) run from the production bundle, as
 // users run them, built afresh from the sources into `dist-test-bench-run-<pid>/` at the package
@@ -12,12 +12,16 @@
 //   2. Submit -> first step start: the run's created_at to its first step's started_at (the run
 //      view's timestamps, millisecond precision), split at the job's started_at (handed to a guest).
 //   3. A 4-way matrix (one `true` step per leg) through `svc run`: wall time to exit.
+// microvm runs only when asked (`--backend=microvm`; SVC_POOL_MICROVM_* from the environment, e.g.
+// SVC_POOL_MICROVM_ACCEL=tcg where KVM cannot boot the kernel) and also prints the cold start:
+// `svc serve` spawned -> its first guest's runner session open (kernel boot, init, runner start).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RunView } from '../plugins/engine/run-view.js';
+import { createMicrovmBackend } from '../plugins/vm-pool/backends/microvm/index.js';
 import { createNamespaceBackend } from '../plugins/vm-pool/backends/namespace/index.js';
 import { gitRepository, spawnTs, startServerWithPool, useBundle, svcRun, type PoolBackend, type PoolServer } from '../test/local-runs/run-cli-harness.js';
 import { isolateGitConfig } from '../test/snapshots/support.js';
@@ -28,6 +32,8 @@ isolateGitConfig();
 const option = (name: string) => process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
 const SAMPLES = Number(option('samples') ?? 5);
 const WARM = 4;
+/** The microvm knobs the bench's own environment sets, passed on to its server. */
+const MICROVM_ENV = Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[0].startsWith('SVC_POOL_MICROVM_') && entry[1] !== undefined));
 const COMMANDS = ['echo hello', 'true', 'date'] as const;
 const TRIVIAL = ['name: trivial', 'on: push', 'jobs:', '  trivial:', '    runs-on: ubuntu-latest', '    steps:', ...COMMANDS.map((c) => `      - run: ${c}`), ''].join('\n');
 const MATRIX = ['name: matrix', 'on: push', 'jobs:', '  leg:', '    runs-on: ubuntu-latest', '    strategy:', '      matrix:', '        n: [1, 2, 3, 4]', '    steps:', '      - run: true', ''].join('\n');
@@ -96,7 +102,9 @@ const submitToJobStart = (view: RunView): number => Math.min(...view.jobs.map((j
 
 async function benchBackend(backend: PoolBackend, scratch: string): Promise<void> {
   console.log(`\n== ${backend} backend (SVC_POOL_WARM=${WARM}, median of ${SAMPLES})`);
-  const server = await startServerWithPool(backend, { warm: WARM, max: WARM + 2 });
+  const coldStart = performance.now();
+  const server = await startServerWithPool(backend, { warm: WARM, max: WARM + 2, ...(backend === 'microvm' ? { env: MICROVM_ENV } : {}) });
+  console.log(`0. cold: svc serve spawned -> first guest's runner session open: ${ms(performance.now() - coldStart)}`);
   const trivial = await gitRepository({ '.github/workflows/trivial.yml': TRIVIAL });
   const matrix = await gitRepository({ '.github/workflows/matrix.yml': MATRIX });
   try {
@@ -137,8 +145,17 @@ const removeBundle = process.argv.includes('--source') ? () => undefined : useBu
 try {
   const bundle = process.env.SVC_TEST_BUNDLE;
   console.log(`bench:run on ${process.platform}, node ${process.version}, CLIs ${bundle === undefined ? 'from source through tsx' : `from the bundle ${bundle}`}; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
-  for (const backend of ['process', 'namespace'] as const) {
+  for (const backend of ['process', 'namespace', 'microvm'] as const) {
     if (option('backend') !== undefined && option('backend') !== backend) continue;
+    if (backend === 'microvm') {
+      if (option('backend') !== 'microvm') continue;
+      const accel = MICROVM_ENV['SVC_POOL_MICROVM_ACCEL'] === 'tcg' ? 'tcg' : 'kvm';
+      const probe = await createMicrovmBackend({ dataDir: scratch, accel, qemu: MICROVM_ENV['SVC_POOL_MICROVM_QEMU'], kernel: MICROVM_ENV['SVC_POOL_MICROVM_KERNEL'] }).probe();
+      if (!probe.ok) {
+        console.log(`\n== microvm backend: skipped, ${probe.reason}`);
+        continue;
+      }
+    }
     if (backend === 'namespace') {
       const probe = await createNamespaceBackend({ logger: silent, dataDir: scratch }).probe();
       if (!probe.ok) {

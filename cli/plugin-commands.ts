@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { PluginCommand } from '../core/kernel/index.js';
+import type { PluginCommand } from '../core/kernel/cli/index.js';
 
 /** Adds plugin-contributed subcommands (`webhooks list` becomes `svc webhooks list`). */
 export function addPluginCommands(program: Command, commands: readonly PluginCommand[]): void {

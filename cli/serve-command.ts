@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { createHost, createRootLogger, installShutdownSignals, isSvcError } from '../core/kernel/index.js';
 
 /** `svc serve`: the control plane, until SIGTERM/SIGINT (twice to force). */
 export function addServeCommand(program: Command): void {
@@ -7,6 +6,8 @@ export function addServeCommand(program: Command): void {
     .command('serve')
     .description('run the control plane (HTTP on SVC_LISTEN, default 127.0.0.1:9090)')
     .action(async () => {
+      // The whole kernel (Fastify, the stores, the plugins) is loaded for `svc serve` only.
+      const { createHost, createRootLogger, installShutdownSignals, isSvcError } = await import('../core/kernel/index.js');
       const bootLogger = createRootLogger({ level: process.env.SVC_LOG_LEVEL ?? 'info' });
       let host;
       try {

@@ -117,7 +117,8 @@ program
   .command('worker', { hidden: true })
   .description('run one job handed over on stdin by the listener (started by `run`)')
   .requiredOption('--runner-root <dir>', 'the runner root')
-  .action(async (options: { runnerRoot: string }) => {
+  .option('--prestarted', 'started ahead of the job: wait for it without a time limit, warming up meanwhile')
+  .action(async (options: { runnerRoot: string; prestarted?: boolean }) => {
     // Imported lazily: `run`, `configure` and `remove` do not load the worker's code.
     const { runWorker } = await import('../runner/worker/index.js');
     const runnerRoot = new RunnerRoot(options.runnerRoot);
@@ -125,6 +126,7 @@ program
     const code = await runWorker({
       runnerRoot: runnerRoot.dir,
       runnerVersion: versions.runnerVersion,
+      prestarted: options.prestarted === true,
       ...(settings === undefined ? {} : { runnerName: settings.agentName }),
     });
     process.exit(code);

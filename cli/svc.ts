@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
-import { defaultCatalog, loadPluginCommands, packageInfo } from '../core/kernel/index.js';
+import { defaultCatalog, loadPluginCommands, packageInfo } from '../core/kernel/cli/index.js';
 import { addPlanCommand } from './plan-command.js';
 import { addPluginCommands } from './plugin-commands.js';
 import { addServeCommand } from './serve-command.js';

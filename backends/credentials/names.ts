@@ -1,4 +1,4 @@
-import { InputError } from '../../core/kernel/index.js';
+import { InputError } from '../../core/kernel/cli/index.js';
 
 const NAME = /^[a-z0-9][a-z0-9._-]{0,127}$/;
 

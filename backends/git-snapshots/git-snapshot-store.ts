@@ -2,16 +2,18 @@ import { randomUUID } from 'node:crypto';
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
-import { InputError, NotFoundError, type Logger } from '../../core/kernel/index.js';
+import { NotFoundError, type Logger } from '../../core/kernel/index.js';
 import type { Clock, SnapshotCommit, SnapshotStore } from '../../core/ports/index.js';
 import { fastImport } from './fast-import.js';
-import { cleanGit, gitText, runGit, spawnGit, type Git } from './git-process.js';
+import { cleanGit, runGit, spawnGit, type Git } from './git-process.js';
 import { KeyedLocks } from './keyed-locks.js';
-import { readCommitFile, treePath } from './read-file.js';
+import { ObjectReaders } from './object-reader.js';
+import { commitTree, readTreeFile, treePath, type ReadObject } from './read-file.js';
 import { ensureRepository, repositoryExists } from './repository-init.js';
 import { assertObjectId, repositoryDirectory } from './repository-names.js';
+import { RetentionHints } from './retention-hints.js';
 import { deleteRefs, IMPORT_REFS, listSvcRefs, retainCommit } from './retention-refs.js';
-import { checkMeta } from './snapshot-meta.js';
+import { checkExpiry, checkMeta } from './snapshot-meta.js';
 import { readTarEntries } from './tar-reader.js';
 
 export interface GitSnapshotStoreOptions {
@@ -26,6 +28,15 @@ export interface GitSnapshotStoreOptions {
   readonly importRetentionMs?: number;
   /** The git executable; default `git` on PATH. */
   readonly gitBinary?: string;
+  /**
+   * Retention expiries are rounded up to a multiple of this (default 1 ms: exact). With a
+   * coarser step, an upload's retention and the submission's retain a moment later fall on the
+   * same date, so the second needs no git work (retention-hints.ts); a commit is kept at most
+   * one step longer than asked.
+   */
+  readonly retentionStepMs?: number;
+  /** How long an idle repository keeps its `git cat-file --batch` reader; default 30 s. */
+  readonly readerIdleMs?: number;
 }
 
 const DEFAULT_IMPORT_RETENTION_MS = 24 * 60 * 60 * 1000;
@@ -44,20 +55,35 @@ export function createGitSnapshotStore(options: GitSnapshotStoreOptions): Snapsh
   const { root, logger, clock } = options;
   const git: Git = cleanGit(root, options.gitBinary);
   const importRetentionMs = options.importRetentionMs ?? DEFAULT_IMPORT_RETENTION_MS;
+  const step = Math.max(1, Math.ceil(options.retentionStepMs ?? 1));
+  const roundUp = (until: number): number => Math.ceil(until / step) * step;
+  const readers = new ObjectReaders(git, options.readerIdleMs);
+  const reader = (gitDir: string): ReadObject => (name) => readers.read(gitDir, name);
+  const hints = new RetentionHints();
   // `shared`/`exclusive` on the directory: imports and retains share, prune excludes them.
   // The `refs:` key serialises ref transactions, which may touch the same commit's refs.
   const locks = new KeyedLocks();
   const withRefs = <T>(gitDir: string, work: () => Promise<T>): Promise<T> => locks.exclusive(`refs:${gitDir}`, work);
 
   async function commitExists(gitDir: string, sha: string): Promise<boolean> {
-    const result = await runGit(git, ['cat-file', '-e', `${sha}^{commit}`], { gitDir, allowCodes: [1, 128] });
-    return result.code === 0;
+    return (await commitTree(reader(gitDir), sha)) !== undefined;
   }
 
-  async function requireCommit(repository: string, gitDir: string, sha: string): Promise<void> {
-    if (!(await repositoryExists(gitDir)) || !(await commitExists(gitDir, sha))) {
+  /** The commit's tree; NotFoundError when the repository does not hold the commit. */
+  async function requireCommit(repository: string, gitDir: string, sha: string): Promise<string> {
+    const tree = (await repositoryExists(gitDir)) ? await commitTree(reader(gitDir), sha) : undefined;
+    if (tree === undefined) {
       throw new NotFoundError(`snapshot ${sha} is not in ${repository}`, { code: 'snapshot_not_found', details: { repository, sha } });
     }
+    return tree;
+  }
+
+  /** Retains under the refs lock, through the hints: see retention-hints.ts for why that is safe. */
+  async function retainKnown(gitDir: string, sha: string, until: number, alsoDelete: readonly string[] = []): Promise<void> {
+    await withRefs(gitDir, async () => {
+      const latest = await retainCommit(git, gitDir, sha, until, alsoDelete, hints.get(gitDir, sha));
+      hints.set(gitDir, sha, latest);
+    });
   }
 
   async function pruneRepository(gitDir: string, now: number): Promise<number> {
@@ -66,9 +92,21 @@ export function createGitSnapshotStore(options: GitSnapshotStoreOptions): Snapsh
       const expired = refs.retention.filter((r) => r.expiresAt <= now).map((r) => r.ref);
       // No import runs here while we hold the lock: an import ref left now was left by a crash.
       const doomed = [...expired, ...refs.imports];
-      if (doomed.length === 0) return 0;
+      const kept = refs.retention.filter((r) => r.expiresAt > now);
+      if (doomed.length === 0) {
+        hints.load(gitDir, kept);
+        return 0;
+      }
+      // Before any ref goes: a hint must never name a deleted ref (retention-hints.ts).
+      hints.forget(gitDir);
       await deleteRefs(git, gitDir, doomed);
-      await runGit(git, ['-c', 'gc.auto=0', 'gc', '--prune=now', '--quiet'], { gitDir });
+      hints.load(gitDir, kept);
+      try {
+        await runGit(git, ['-c', 'gc.auto=0', 'gc', '--prune=now', '--quiet'], { gitDir });
+      } finally {
+        // The reader may still see pruned objects in packs it mapped before the repack.
+        readers.close(gitDir);
+      }
       await removeCrashReports(gitDir);
       logger.debug({ gitDir, expired: expired.length, staleImports: refs.imports.length }, 'pruned snapshots');
       return expired.length;
@@ -83,10 +121,13 @@ export function createGitSnapshotStore(options: GitSnapshotStoreOptions): Snapsh
         await ensureRepository(git, gitDir);
         const parent = checked.parent !== undefined && (await commitExists(gitDir, checked.parent)) ? checked.parent : undefined;
         const ref = `${IMPORT_REFS}${randomUUID()}`;
-        const { parent: _asked, ...header } = checked;
+        const { parent: _asked, retainUntil, ...header } = checked;
         const imported = await fastImport(git, gitDir, readTarEntries(archive), { ...header, ref, ...(parent === undefined ? {} : { parent }) });
-        const [sha = '', tree = ''] = (await gitText(git, ['rev-parse', `${ref}^{commit}`, `${ref}^{tree}`], { gitDir })).split('\n');
-        await withRefs(gitDir, () => retainCommit(git, gitDir, sha, clock.now() + importRetentionMs, [ref]));
+        const read = reader(gitDir);
+        const sha = (await read(`${ref}^{commit}`))?.oid ?? '';
+        const tree = await commitTree(read, sha);
+        if (tree === undefined) throw new Error(`git fast-import left no commit on ${ref}`);
+        await retainKnown(gitDir, sha, roundUp(retainUntil ?? clock.now() + importRetentionMs), [ref]);
         const commit: SnapshotCommit = { sha, tree, files: imported.files, bytes: imported.bytes };
         logger.debug({ repository, ...commit, parent: parent ?? null }, 'imported snapshot');
         return commit;
@@ -110,10 +151,7 @@ export function createGitSnapshotStore(options: GitSnapshotStoreOptions): Snapsh
       const gitDir = repositoryDirectory(root, repository);
       assertObjectId(sha);
       const inTree = treePath(path);
-      return locks.shared(gitDir, async () => {
-        await requireCommit(repository, gitDir, sha);
-        return readCommitFile(git, gitDir, sha, inTree);
-      });
+      return locks.shared(gitDir, async () => readTreeFile(reader(gitDir), await requireCommit(repository, gitDir, sha), inTree));
     },
 
     repositoryPath(repository) {
@@ -123,12 +161,13 @@ export function createGitSnapshotStore(options: GitSnapshotStoreOptions): Snapsh
     async retain(repository, sha, expiresAt) {
       const gitDir = repositoryDirectory(root, repository);
       assertObjectId(sha);
-      if (!Number.isFinite(expiresAt) || expiresAt < 0 || expiresAt > Number.MAX_SAFE_INTEGER) {
-        throw new InputError(`retention expiry ${expiresAt} is not epoch milliseconds`, { code: 'invalid_expiry' });
-      }
+      const until = roundUp(checkExpiry(expiresAt));
       await locks.shared(gitDir, async () => {
-        await requireCommit(repository, gitDir, sha);
-        await withRefs(gitDir, () => retainCommit(git, gitDir, sha, Math.ceil(expiresAt)));
+        const known = hints.get(gitDir, sha);
+        // A hint is a ref this process wrote or listed and prune has not removed: the commit is there.
+        if (typeof known === 'number' && known >= until) return;
+        if (typeof known !== 'number') await requireCommit(repository, gitDir, sha);
+        await retainKnown(gitDir, sha, until);
       });
     },
 

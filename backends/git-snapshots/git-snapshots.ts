@@ -13,11 +13,17 @@ export const SNAPSHOT_DIRECTORY = 'snapshots';
  */
 const IMPORT_GRACE_MS = 10 * 60 * 1000;
 
+/**
+ * Retention dates to the minute: `svc run`'s upload and its submission moments later then ask
+ * for the same date, and the submission's retain costs no git process.
+ */
+const RETENTION_STEP_MS = 60 * 1000;
+
 /** Snapshot repositories under `<dataDir>/snapshots`. */
 export async function createGitSnapshots(context: BackendContext): Promise<SnapshotStore> {
   const root = join(context.dataDir, SNAPSHOT_DIRECTORY);
   await mkdir(root, { recursive: true });
-  return createGitSnapshotStore({ root, logger: context.logger, clock: context.clock, importRetentionMs: IMPORT_GRACE_MS });
+  return createGitSnapshotStore({ root, logger: context.logger, clock: context.clock, importRetentionMs: IMPORT_GRACE_MS, retentionStepMs: RETENTION_STEP_MS });
 }
 
 /** The `git` snapshot backend of the kernel's catalog (`[backends] snapshots = "git"`). */

@@ -17,6 +17,7 @@ const FILES: readonly ArchiveEntry[] = [
   { name: 'docs/other.md', content: 'other\n' },
   { name: 'link.yml', type: 'symlink', linkname: '.github/workflows/ci.yml' },
   { name: 'empty.txt', content: '' },
+  { name: 'dirlink', type: 'symlink', linkname: '.github' },
 ];
 
 async function storeWithSnapshot(t: TestContext): Promise<{ store: SnapshotStore; sha: string }> {
@@ -42,6 +43,21 @@ describe('git snapshot store: readFile', () => {
     assert.equal(await store.readFile('acme/app', sha, 'link.yml'), undefined, 'a symlink is not followed');
     assert.equal(await store.readFile('acme/app', sha, 'docs/*.md'), undefined, 'no glob matches another file');
     assert.equal(await store.readFile('acme/app', sha, 'bin/run.sh/x'), undefined);
+    assert.equal(await store.readFile('acme/app', sha, 'dirlink/workflows/ci.yml'), undefined, 'no symlinked directory is followed');
+    assert.equal(await store.readFile('acme/app', sha, 'docs/other.mdx'), undefined, 'no prefix matches');
+    assert.equal(await store.readFile('acme/app', sha, 'docs/other.m'), undefined);
+  });
+
+  it('reads what later imports added, with one reader process per repository', async (t) => {
+    const { store, sha } = await storeWithSnapshot(t);
+    assert.equal(await store.readFile('acme/app', sha, 'docs/other.md'), 'other\n');
+    const next = await store.importTar('acme/app', streamOf(await tarOf([{ name: 'docs/other.md', content: 'changed\n' }])), { ...META, parent: sha });
+    const [before, after, both] = await Promise.all([
+      store.readFile('acme/app', sha, 'docs/other.md'),
+      store.readFile('acme/app', next.sha, 'docs/other.md'),
+      store.hasCommit('acme/app', next.sha),
+    ]);
+    assert.deepEqual([before, after, both], ['other\n', 'changed\n', true]);
   });
 
   it('refuses absolute paths and ".." segments, and an id that is not a full object id', async (t) => {

@@ -40,17 +40,33 @@ export async function listSvcRefs(git: Git, gitDir: string, sha?: string): Promi
 /**
  * Keeps `sha` until at least `expiresAt` (never shortens a later date another caller asked
  * for), dropping the commit's older retention refs and `alsoDelete` in the same transaction.
+ * `known` spares listing the refs when the caller knows them (retention-hints.ts): the expiry of
+ * the commit's retention ref, or null for none. Answers the expiry the commit is now kept until.
  */
-export async function retainCommit(git: Git, gitDir: string, sha: string, expiresAt: number, alsoDelete: readonly string[] = []): Promise<void> {
-  const { retention } = await listSvcRefs(git, gitDir, sha);
+export async function retainCommit(
+  git: Git,
+  gitDir: string,
+  sha: string,
+  expiresAt: number,
+  alsoDelete: readonly string[] = [],
+  known?: number | null,
+): Promise<number> {
+  const retention: readonly RetentionRef[] =
+    known === undefined
+      ? (await listSvcRefs(git, gitDir, sha)).retention
+      : known === null
+        ? []
+        : [{ ref: `${SNAPSHOT_REFS}${sha}/${known}`, sha, expiresAt: known }];
   const latest = Math.max(-1, ...retention.map((r) => r.expiresAt));
   const commands: string[] = [];
   if (latest < expiresAt) {
-    commands.push(`create ${SNAPSHOT_REFS}${sha}/${expiresAt} ${sha}`);
+    // `update` with no old value: the same ref made meanwhile by another writer is no failure.
+    commands.push(`update ${SNAPSHOT_REFS}${sha}/${expiresAt} ${sha}`);
     for (const older of retention) commands.push(`delete ${older.ref}`);
   }
   for (const ref of alsoDelete) commands.push(`delete ${ref}`);
   await updateRefs(git, gitDir, commands);
+  return Math.max(latest, expiresAt);
 }
 
 export async function deleteRefs(git: Git, gitDir: string, refs: readonly string[]): Promise<void> {

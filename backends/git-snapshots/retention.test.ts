@@ -39,6 +39,16 @@ describe('git snapshot store: retain and prune', () => {
     assert.deepEqual(await snapshotRefs(store, 'acme/app'), []);
   });
 
+  it('retains an import until the date it asks for, in the import itself', async (t) => {
+    const clock = new ManualClock();
+    const store = await newStore(t, clock);
+    const until = clock.now() + 30 * 60 * 1000 + 0.5;
+    const tar = await tarOf([{ name: 'f.txt', content: 'asked' }]);
+    const { sha } = await store.importTar('acme/app', streamOf(tar), { ...META, retainUntil: until });
+    assert.deepEqual(await snapshotRefs(store, 'acme/app'), [`refs/svc/snapshots/${sha}/${Math.ceil(until)}`], 'not the import grace period');
+    await assert.rejects(store.importTar('acme/app', streamOf(tar), { ...META, retainUntil: Number.NaN }), (error: Error) => error instanceof InputError && /retention expiry NaN/.test(error.message));
+  });
+
   it('retains until the later of the dates asked for, one ref per commit', async (t) => {
     const clock = new ManualClock();
     const store = await newStore(t, clock);
@@ -102,6 +112,73 @@ describe('git snapshot store: retain and prune', () => {
     await assert.rejects(store.retain('acme/app', 'b'.repeat(40), clock.now() + DAY), NotFoundError);
     await assert.rejects(store.retain('acme/app', sha, Number.NaN), InputError);
     await assert.rejects(store.retain('acme/app', 'main', clock.now()), InputError);
+  });
+});
+
+describe('git snapshot store: retention without git work', () => {
+  it('forgets what it knew at prune: a pruned commit cannot be retained again', async (t) => {
+    const clock = new ManualClock();
+    const store = await newStore(t, clock);
+    const sha = await importFile(store, 'acme/app', 'one');
+    await store.retain('acme/app', sha, clock.now() + HOUR - 1); // already kept that long
+    assert.deepEqual(await snapshotRefs(store, 'acme/app'), [`refs/svc/snapshots/${sha}/${clock.now() + HOUR}`]);
+    assert.equal(await store.prune(clock.now() + HOUR), 1);
+    await assert.rejects(store.retain('acme/app', sha, clock.now() + HOUR - 1), NotFoundError);
+    await assert.rejects(store.readFile('acme/app', sha, 'f.txt'), NotFoundError);
+  });
+
+  it('extends a retention it wrote itself to exactly one later ref', async (t) => {
+    const clock = new ManualClock();
+    const store = await newStore(t, clock);
+    const sha = await importFile(store, 'acme/app', 'one');
+    await store.retain('acme/app', sha, clock.now() + DAY);
+    await store.retain('acme/app', sha, clock.now() + 2 * DAY);
+    await store.retain('acme/app', sha, clock.now() + DAY);
+    assert.deepEqual(await snapshotRefs(store, 'acme/app'), [`refs/svc/snapshots/${sha}/${clock.now() + 2 * DAY}`]);
+  });
+
+  it('finds the refs another store instance wrote on the same root', async (t) => {
+    const clock = new ManualClock();
+    const root = await tempDir(t);
+    const first = createGitSnapshotStore({ root, logger: createSilentLogger(), clock, importRetentionMs: HOUR });
+    const sha = await importFile(first, 'acme/app', 'one');
+    await first.retain('acme/app', sha, clock.now() + DAY);
+    const second = createGitSnapshotStore({ root, logger: createSilentLogger(), clock, importRetentionMs: HOUR });
+    await second.retain('acme/app', sha, clock.now() + 2 * DAY);
+    assert.deepEqual(await snapshotRefs(second, 'acme/app'), [`refs/svc/snapshots/${sha}/${clock.now() + 2 * DAY}`]);
+  });
+
+  it('after a prune listed the refs, imports and retains keep one ref per commit without listing again', async (t) => {
+    const clock = new ManualClock();
+    const root = await tempDir(t);
+    const store = createGitSnapshotStore({ root, logger: createSilentLogger(), clock, importRetentionMs: HOUR });
+    const old = await importFile(store, 'acme/app', 'old');
+    assert.equal(await store.prune(clock.now()), 0, 'nothing expired, but the refs are now known');
+    const tar = await tarOf([{ name: 'f.txt', content: 'new' }]);
+    const fresh = (await store.importTar('acme/app', streamOf(tar), { ...META, retainUntil: clock.now() + DAY })).sha;
+    await store.importTar('acme/app', streamOf(tar), { ...META, retainUntil: clock.now() + 2 * DAY });
+    await store.retain('acme/app', old, clock.now() + DAY);
+    assert.deepEqual((await snapshotRefs(store, 'acme/app')).sort(), [`refs/svc/snapshots/${fresh}/${clock.now() + 2 * DAY}`, `refs/svc/snapshots/${old}/${clock.now() + DAY}`].sort());
+    // Another writer on the same root (unsupported, but it must not break an import): the same ref twice is no failure.
+    const other = createGitSnapshotStore({ root, logger: createSilentLogger(), clock, importRetentionMs: HOUR });
+    const third = await tarOf([{ name: 'f.txt', content: 'third' }]);
+    const { sha } = await other.importTar('acme/app', streamOf(third), { ...META, retainUntil: clock.now() + DAY });
+    await store.importTar('acme/app', streamOf(third), { ...META, retainUntil: clock.now() + DAY });
+    assert.ok((await snapshotRefs(store, 'acme/app')).includes(`refs/svc/snapshots/${sha}/${clock.now() + DAY}`));
+  });
+
+  it('rounds expiries up to the retention step, so a retain moments after the upload changes nothing', async (t) => {
+    const clock = new ManualClock();
+    const MINUTE = 60 * 1000;
+    const store = createGitSnapshotStore({ root: await tempDir(t), logger: createSilentLogger(), clock, retentionStepMs: MINUTE });
+    const start = clock.now();
+    const { sha } = await store.importTar('acme/app', streamOf(await tarOf([{ name: 'f.txt', content: 'x' }])), { ...META, retainUntil: start + 30 * MINUTE });
+    const minute = Math.ceil((start + 30 * MINUTE) / MINUTE) * MINUTE;
+    assert.deepEqual(await snapshotRefs(store, 'acme/app'), [`refs/svc/snapshots/${sha}/${minute}`]);
+    await store.retain('acme/app', sha, minute - 1);
+    assert.deepEqual(await snapshotRefs(store, 'acme/app'), [`refs/svc/snapshots/${sha}/${minute}`]);
+    await store.retain('acme/app', sha, minute + 1);
+    assert.deepEqual(await snapshotRefs(store, 'acme/app'), [`refs/svc/snapshots/${sha}/${minute + MINUTE}`]);
   });
 });
 

@@ -9,6 +9,8 @@ export interface CheckedMeta {
   /** Ends with one newline, as `git commit` leaves it. */
   readonly message: string;
   readonly parent?: string;
+  /** Whole epoch milliseconds. */
+  readonly retainUntil?: number;
 }
 
 /**
@@ -24,8 +26,22 @@ export function checkMeta(meta: SnapshotMeta): CheckedMeta {
     throw invalid('timestamp', `snapshot timestamp ${meta.timestamp} is not epoch milliseconds`);
   }
   const message = `${meta.message.replace(/\n+$/, '')}\n`;
-  const checked = { authorName: meta.authorName, authorEmail: meta.authorEmail, seconds: Math.floor(meta.timestamp / 1000), message };
+  const checked = {
+    authorName: meta.authorName,
+    authorEmail: meta.authorEmail,
+    seconds: Math.floor(meta.timestamp / 1000),
+    message,
+    ...(meta.retainUntil === undefined ? {} : { retainUntil: checkExpiry(meta.retainUntil) }),
+  };
   return meta.parent === undefined ? checked : { ...checked, parent: assertObjectId(meta.parent, 'parent') };
+}
+
+/** A retention expiry in epoch milliseconds, rounded up to a whole millisecond (it names a ref). */
+export function checkExpiry(expiresAt: number): number {
+  if (!Number.isFinite(expiresAt) || expiresAt < 0 || expiresAt > Number.MAX_SAFE_INTEGER) {
+    throw new InputError(`retention expiry ${expiresAt} is not epoch milliseconds`, { code: 'invalid_expiry' });
+  }
+  return Math.ceil(expiresAt);
 }
 
 function checkIdentityField(field: string, value: string): void {

@@ -1,4 +1,5 @@
 import type { BlobBackend, CredentialBackend, NotifierBackend, SnapshotBackend, StoreBackend } from './backend-module.js';
+import type { CommandDefinition } from './command.js';
 import type { ModuleImporter } from './plugin-loader.js';
 
 /**
@@ -15,6 +16,16 @@ export const builtinPlugins: Readonly<Record<string, ModuleImporter>> = {
   'runtime-services': () => import('../../plugins/runtime-services/index.js'),
   'vm-pool': () => import('../../plugins/vm-pool/index.js'),
   'checkout-relay': () => import('../../plugins/checkout-relay/index.js'),
+};
+
+/**
+ * The `svc` subcommands of the built-in plugins that have some, from each one's CLI face
+ * (`plugins/<id>/cli/index.ts`, the list its definition's `commands` holds too), so the CLI
+ * lists and runs them without loading the plugins' server side. No entry: no commands.
+ */
+export const builtinPluginCommands: Readonly<Record<string, () => Promise<readonly CommandDefinition[]>>> = {
+  engine: async () => (await import('../../plugins/engine/cli/index.js')).engineCommands,
+  'local-runs': async () => (await import('../../plugins/local-runs/cli/index.js')).localRunsCommands,
 };
 
 export const storeBackends: Readonly<Record<string, () => Promise<StoreBackend>>> = {
@@ -44,6 +55,8 @@ export const credentialBackends: Readonly<Record<string, () => Promise<Credentia
 
 export interface Catalog {
   readonly plugins: Readonly<Record<string, ModuleImporter>>;
+  /** By built-in plugin id; see builtinPluginCommands. */
+  readonly pluginCommands: Readonly<Record<string, () => Promise<readonly CommandDefinition[]>>>;
   readonly stores: Readonly<Record<string, () => Promise<StoreBackend>>>;
   readonly notifiers: Readonly<Record<string, () => Promise<NotifierBackend>>>;
   readonly blobs: Readonly<Record<string, () => Promise<BlobBackend>>>;
@@ -53,6 +66,7 @@ export interface Catalog {
 
 export const defaultCatalog: Catalog = {
   plugins: builtinPlugins,
+  pluginCommands: builtinPluginCommands,
   stores: storeBackends,
   notifiers: notifierBackends,
   blobs: blobBackends,

@@ -81,7 +81,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     );
     listeners = createListeners({ logger: logger.child({ component: 'http' }), listen: config.env.listen, runnerSocket: config.env.runnerSocket, systemAuth });
     const checks: NamedReadinessCheck[] = [{ name: 'store', check: () => backends.store.database.ping() }, ...plugins.readinessChecks];
-    registerReadiness(listeners.tcp, () => state, checks, { runnerSocket: config.env.runnerSocket });
+    registerReadiness(listeners.tcp, () => state, checks, { runnerSocket: config.env.runnerSocket }, plugins.readinessNotes);
     for (const group of plugins.routes) await listeners.addRouteGroup(group);
     await listeners.ready();
   } catch (error) {

@@ -23,6 +23,7 @@ export {
   type RouteSurface,
   type Worker,
   type ReadinessCheck,
+  type ReadinessNote,
   type DependencyMap,
   type ResolvedDependencies,
 } from './plugin.js';
@@ -48,4 +49,4 @@ export { systemClock, randomIds } from './system-clock.js';
 export { readVersions, type Versions } from './versions.js';
 export { loadPluginCommands, type PluginCommand } from './plugin-commands.js';
 // What every plugin's CLI commands share: where the server is, its token, one request to it.
-export { apiRequest, DEFAULT_SERVER_URL, MissingTokenError, resolveConnection, serverBaseUrl, ServerAnswerError, ServerUnreachableError, type ApiFetchInit, type ServerConnection } from './cli/index.js';
+export { apiRequest, DEFAULT_SERVER_URL, MissingTokenError, resolveConnection, serverBaseUrl, ServerAnswerError, ServerUnreachableError, type ApiRequestInit, type ApiResponse, type ServerConnection } from './cli/index.js';

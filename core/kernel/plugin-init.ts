@@ -3,7 +3,7 @@ import type { Catalog } from './catalog.js';
 import type { ServiceContainer } from './container.js';
 import { KERNEL_SERVICE_IDS } from './core-services.js';
 import { PluginError } from './errors.js';
-import type { NamedReadinessCheck } from './host-routes.js';
+import type { NamedReadinessCheck, NamedReadinessNote } from './host-routes.js';
 import type { Logger } from './logger.js';
 import { orderPlugins } from './plugin-graph.js';
 import { loadPlugins } from './plugin-loader.js';
@@ -16,6 +16,7 @@ export interface InitializedPlugins {
   readonly routes: readonly RouteGroup[];
   readonly workers: readonly Worker[];
   readonly readinessChecks: readonly NamedReadinessCheck[];
+  readonly readinessNotes: readonly NamedReadinessNote[];
 }
 
 export interface InitPluginsOptions {
@@ -34,6 +35,7 @@ export async function initPlugins(options: InitPluginsOptions): Promise<Initiali
   const routes: RouteGroup[] = [];
   const workers: Worker[] = [];
   const readinessChecks: NamedReadinessCheck[] = [];
+  const readinessNotes: NamedReadinessNote[] = [];
 
   for (const { definition } of ordered) {
     const id = definition.id;
@@ -53,6 +55,7 @@ export async function initPlugins(options: InitPluginsOptions): Promise<Initiali
       addWorker: (worker) => workers.push({ ...worker, name: `${id}/${worker.name}` }),
       addMigrations: (list) => migrations.push(...list),
       addReadinessCheck: (name, check) => readinessChecks.push({ name: `${id}/${name}`, check }),
+      addReadinessNote: (name, note) => readinessNotes.push({ name: `${id}/${name}`, note }),
     };
     const deps: Record<string, unknown> = {};
     for (const [key, dep] of Object.entries(definition.deps)) deps[key] = container.resolveFor(id, dep);
@@ -75,7 +78,7 @@ export async function initPlugins(options: InitPluginsOptions): Promise<Initiali
       }
     }
   }
-  return { order: ordered.map((p) => p.definition.id), routes, workers, readinessChecks };
+  return { order: ordered.map((p) => p.definition.id), routes, workers, readinessChecks, readinessNotes };
 }
 
 const SURFACES: readonly RouteSurface[] = ['tcp', 'runner-socket'];

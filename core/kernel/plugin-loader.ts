@@ -22,16 +22,20 @@ export function describeSource(source: PluginSource): string {
   }
 }
 
+/** The importer of built-in plugin `id`; an id the catalog does not know is refused, naming the known ones. */
+export function builtinImporter(id: string, builtins: Readonly<Record<string, ModuleImporter>>): ModuleImporter {
+  const importer = builtins[id];
+  if (!importer) {
+    const known = Object.keys(builtins).sort().join(', ');
+    throw new PluginError(`plugins.toml names built-in plugin '${id}', which does not exist (built-in plugins: ${known})`);
+  }
+  return importer;
+}
+
 async function importSource(source: PluginSource, builtins: Readonly<Record<string, ModuleImporter>>): Promise<Record<string, unknown>> {
   switch (source.kind) {
-    case 'builtin': {
-      const importer = builtins[source.id];
-      if (!importer) {
-        const known = Object.keys(builtins).sort().join(', ');
-        throw new PluginError(`plugins.toml names built-in plugin '${source.id}', which does not exist (built-in plugins: ${known})`);
-      }
-      return importer();
-    }
+    case 'builtin':
+      return builtinImporter(source.id, builtins)();
     case 'package':
       return (await import(source.name)) as Record<string, unknown>;
     case 'path':
@@ -66,19 +70,25 @@ export function validateDefinition(value: unknown, where: string): PluginDefinit
   return def as PluginDefinition;
 }
 
+/** Imports one plugin's module and checks its definition; an error names the plugin. */
+export async function loadPlugin(source: PluginSource, builtins: Readonly<Record<string, ModuleImporter>>): Promise<PluginDefinition> {
+  const where = describeSource(source);
+  let module: Record<string, unknown>;
+  try {
+    module = await importSource(source, builtins);
+  } catch (error) {
+    if (error instanceof PluginError) throw error;
+    throw new PluginError(`${where} could not be loaded: ${(error as Error).message}`, { cause: error });
+  }
+  return validateDefinition(module.plugin, where);
+}
+
 export async function loadPlugins(sources: readonly PluginSource[], builtins: Readonly<Record<string, ModuleImporter>>): Promise<LoadedPlugin[]> {
   const loaded: LoadedPlugin[] = [];
   const seen = new Map<string, string>();
   for (const source of sources) {
+    const definition = await loadPlugin(source, builtins);
     const where = describeSource(source);
-    let module: Record<string, unknown>;
-    try {
-      module = await importSource(source, builtins);
-    } catch (error) {
-      if (error instanceof PluginError) throw error;
-      throw new PluginError(`${where} could not be loaded: ${(error as Error).message}`, { cause: error });
-    }
-    const definition = validateDefinition(module.plugin, where);
     const previous = seen.get(definition.id);
     if (previous !== undefined) throw new PluginError(`plugin id '${definition.id}' is used twice: by ${previous} and by ${where}`);
     seen.set(definition.id, where);

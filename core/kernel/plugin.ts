@@ -47,6 +47,12 @@ export interface Worker {
 /** A readiness probe that /readyz runs; throw with a reason when not ready. */
 export type ReadinessCheck = () => Promise<void>;
 
+/**
+ * Something an operator should know that does not make the server unready (e.g. the built-in
+ * pool fell back to a weaker backend): /readyz shows it under `notes`; undefined shows nothing.
+ */
+export type ReadinessNote = () => string | undefined;
+
 /** What `init` can register. Everything registered here is owned by the plugin. */
 export interface PluginEnvironment {
   readonly pluginId: string;
@@ -59,6 +65,7 @@ export interface PluginEnvironment {
   /** Append-only migrations of the tables this plugin owns; run right after its init. */
   addMigrations(migrations: readonly Migration[]): void;
   addReadinessCheck(name: string, check: ReadinessCheck): void;
+  addReadinessNote(name: string, note: ReadinessNote): void;
 }
 
 export type DependencyMap = Readonly<Record<string, Dependency<unknown>>>;

@@ -1,83 +1,15 @@
-import { readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { parse, TomlError } from 'smol-toml';
 import { formatSchemaErrors } from './config/schema-errors.js';
 import { compileSchema } from './config/validator.js';
 import { ConfigError } from './errors.js';
+import { parsePluginsToml, PluginsFileSchema, readPluginsText, toPluginsFile, type PluginsFile, type PluginsFileData } from './plugins-file-schema.js';
 
-/**
- * plugins.toml: which backends the host uses and which plugins it loads, in order.
- * Built-in plugins are named by `id`, third-party ones by npm `package` name or a local `path`.
- */
-const entry = (key: string, schema: object) => ({ type: 'object', properties: { [key]: schema }, required: [key], additionalProperties: false });
-const choice = (...values: string[]) => ({ type: 'string', enum: values });
-
-const PluginsFileSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    backends: {
-      type: 'object',
-      additionalProperties: false,
-      properties: {
-        store: choice('sqlite', 'postgres'),
-        notifier: choice('auto', 'in-process', 'postgres', 'redis'),
-        blobs: choice('filesystem'),
-        snapshots: choice('git'),
-      },
-    },
-    plugin: {
-      type: 'array',
-      items: {
-        anyOf: [
-          entry('id', { type: 'string', pattern: '^[a-z][a-z0-9-]*$' }),
-          entry('package', { type: 'string', minLength: 1 }),
-          entry('path', { type: 'string', minLength: 1 }),
-        ],
-      },
-    },
-  },
-} as const;
-
-interface PluginsFileData {
-  readonly backends?: {
-    readonly store?: 'sqlite' | 'postgres';
-    readonly notifier?: 'auto' | 'in-process' | 'postgres' | 'redis';
-    readonly blobs?: 'filesystem';
-    readonly snapshots?: 'git';
-  };
-  readonly plugin?: readonly ({ readonly id: string } | { readonly package: string } | { readonly path: string })[];
-}
-
-
-export type PluginSource =
-  | { readonly kind: 'builtin'; readonly id: string }
-  | { readonly kind: 'package'; readonly name: string }
-  | { readonly kind: 'path'; readonly path: string };
-
-export interface PluginsFile {
-  readonly path: string;
-  readonly backends: {
-    readonly store: 'sqlite' | 'postgres';
-    readonly notifier: 'auto' | 'in-process' | 'postgres' | 'redis';
-    readonly blobs: 'filesystem';
-    readonly snapshots: 'git';
-  };
-  readonly plugins: readonly PluginSource[];
-}
+export type { PluginSource, PluginsFile } from './plugins-file-schema.js';
 
 const validator = compileSchema<PluginsFileData>(PluginsFileSchema);
 
+/** Reads plugins.toml (plugins-file-schema.ts) with its schema: every problem named, in one message. */
 export function parsePluginsFile(path: string, text: string): PluginsFile {
-  let data: unknown;
-  try {
-    data = parse(text);
-  } catch (error) {
-    if (error instanceof TomlError) {
-      throw new ConfigError(`${path}:${error.line}:${error.column}: invalid TOML: ${error.message.split('\n')[0]}`, { cause: error });
-    }
-    throw error;
-  }
+  const data = parsePluginsToml(path, text);
   const validate = validator();
   if (!validate(data)) {
     const problems = formatSchemaErrors(validate.errors ?? [], data).map((p) =>
@@ -85,30 +17,9 @@ export function parsePluginsFile(path: string, text: string): PluginsFile {
     );
     throw new ConfigError(`${path}: ${problems.join('; ')}`);
   }
-  const base = dirname(path);
-  const plugins = (data.plugin ?? []).map((entry): PluginSource => {
-    if ('id' in entry) return { kind: 'builtin', id: entry.id };
-    if ('package' in entry) return { kind: 'package', name: entry.package };
-    return { kind: 'path', path: resolve(base, entry.path) };
-  });
-  return {
-    path,
-    backends: {
-      store: data.backends?.store ?? 'sqlite',
-      notifier: data.backends?.notifier ?? 'auto',
-      blobs: data.backends?.blobs ?? 'filesystem',
-      snapshots: data.backends?.snapshots ?? 'git',
-    },
-    plugins,
-  };
+  return toPluginsFile(path, data);
 }
 
 export function readPluginsFile(path: string): PluginsFile {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    throw new ConfigError(`cannot read plugins file ${path}: ${(error as Error).message}`, { cause: error });
-  }
-  return parsePluginsFile(path, text);
+  return parsePluginsFile(path, readPluginsText(path));
 }

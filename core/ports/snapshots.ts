@@ -21,6 +21,11 @@ export interface SnapshotMeta {
   readonly timestamp: number;
   /** A commit the snapshot builds on (e.g. the HEAD it was taken from), when the store has it. */
   readonly parent?: string;
+  /**
+   * Epoch milliseconds until which the commit is retained, as `retain` would, in the import's
+   * own ref update (default: the store's import retention, long enough for a later `retain`).
+   */
+  readonly retainUntil?: number;
 }
 
 export interface SnapshotStore {

@@ -88,7 +88,7 @@ const HINTS: Readonly<Record<string, string>> = {
   actor: 'actor must be a login without spaces',
 };
 
-// One instance, compiled on first use; strict so a typo in the schema fails loudly, union types
+// One instance, compiled when the submit route is registered (or on first use); strict so a typo in the schema fails loudly, union types
 // for `inputs` values. Not Fastify's route validator: the same function runs in the unit tests,
 // and every schema problem is reported at once, not only the first.
 let validator: ValidateFunction<RunRequestBody> | undefined;
@@ -99,8 +99,8 @@ let validator: ValidateFunction<RunRequestBody> | undefined;
  * problem becomes one InputError (`invalid_request`) whose message names the fields.
  */
 export function parseRunRequest(body: unknown): RunRequest {
-  validator ??= new Ajv({ allErrors: true, strict: true, allowUnionTypes: true }).compile<RunRequestBody>(RunRequestSchema);
-  if (!validator(body)) throw invalid((validator.errors ?? []).map(describeError));
+  const validate = runRequestValidator();
+  if (!validate(body)) throw invalid((validate.errors ?? []).map(describeError));
   const checked = body;
   const problems: string[] = [];
   const workflow = repositoryPath(checked.workflow, 'workflow', problems);
@@ -128,6 +128,15 @@ export function parseRunRequest(body: unknown): RunRequest {
     ...(checked.job === undefined ? {} : { jobs: typeof checked.job === 'string' ? [checked.job] : [...new Set(checked.job)] }),
     ...(checked.inputs === undefined ? {} : { inputs: { ...checked.inputs } }),
   };
+}
+
+/**
+ * The compiled schema. Compiling takes tens of milliseconds: the submit route does it when it
+ * is registered, so the first `svc run` after a start does not wait for it.
+ */
+export function runRequestValidator(): ValidateFunction<RunRequestBody> {
+  validator ??= new Ajv({ allErrors: true, strict: true, allowUnionTypes: true }).compile<RunRequestBody>(RunRequestSchema);
+  return validator;
 }
 
 /** A path relative to the repository's root, `./` and doubled slashes dropped; never leaving it. */

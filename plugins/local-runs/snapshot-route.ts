@@ -52,13 +52,13 @@ export function registerSnapshotRoute(app: FastifyInstance, deps: SnapshotRouteD
           ...SNAPSHOT_AUTHOR,
           message: 'svc run snapshot',
           timestamp: deps.clock.now(),
+          retainUntil: deps.clock.now() + deps.retentionMs,
           ...(parent === undefined ? {} : { parent }),
         });
       } catch (error) {
         discardRest(upload, reply);
         throw limited.failure() ?? error;
       }
-      await deps.snapshots.retain(repository, commit.sha, deps.clock.now() + deps.retentionMs);
       deps.logger.debug({ repository, ...commit }, 'snapshot uploaded');
       return reply.status(201).send({ repository, ...commit });
     },

@@ -3,7 +3,7 @@ import type { Engine } from '../../core/engine/index.js';
 import { NotFoundError, type HostLifecycle, type Logger } from '../../core/kernel/index.js';
 import type { Clock, SnapshotStore } from '../../core/ports/index.js';
 import { localSelection } from './local-selection.js';
-import { parseRunRequest } from './run-request.js';
+import { parseRunRequest, runRequestValidator } from './run-request.js';
 import { SubmittedViewSchema } from './schemas.js';
 import { snapshotWorkflowLoader } from './snapshot-loader.js';
 import { submissionOutcome } from './submission-outcome.js';
@@ -25,6 +25,7 @@ export interface SubmitRouteDependencies {
  * `workflow_not_found` or `snapshot_not_found`; 422 `not_triggered` or `invalid_workflow`.
  */
 export function registerSubmitRoute(app: FastifyInstance, deps: SubmitRouteDependencies): void {
+  runRequestValidator();
   app.post('/runs', { schema: { response: { 201: SubmittedViewSchema } } }, async (request, reply) => {
     const run = parseRunRequest(request.body);
     const content = await deps.snapshots.readFile(run.repository, run.snapshot, run.workflow);

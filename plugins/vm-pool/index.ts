@@ -3,7 +3,7 @@ import { coreServices, definePlugin } from '../../core/kernel/index.js';
 import { runnerProvisioningServiceRef, statusWarningsExtensionPoint } from '../../core/ports/index.js';
 import { PROCESS_BACKEND_WARNING, selectBackend, type IsolationBackend, type IsolationKind } from './backends/index.js';
 import { createPoolManager, resolveRunnerCommand, waitUntilReachable, type BackoffSettings } from './manager/index.js';
-import { poolWarnings, registerPoolRoute, type PoolChoice } from './pool-report.js';
+import { poolReadinessNote, poolWarnings, registerPoolRoute, type PoolChoice } from './pool-report.js';
 import { removeStaleGuestRoots } from './stale-roots.js';
 
 export { createPoolManager, type PoolManager, type PoolManagerOptions, type PoolStatus } from './manager/index.js';
@@ -38,9 +38,11 @@ export function createVmPoolPlugin(options: VmPoolOptions = {}) {
       let choice: PoolChoice = { manager: undefined, reason: 'SVC_POOL_BACKEND=off', fallback: undefined, unavailable: false };
       const selection = await selectBackend({
         choice: knobs.backend,
+        network: knobs.network,
         runnerSocket: config.env.runnerSocket,
         dataDir: config.dataDir,
         logger,
+        microvm: knobs.microvm,
         ...(options.backends === undefined ? {} : { backends: options.backends }),
       });
       if (knobs.backend === 'off') {
@@ -67,6 +69,7 @@ export function createVmPoolPlugin(options: VmPoolOptions = {}) {
           max: knobs.max,
           labels: knobs.labels,
           stopGraceMs: knobs.stopGraceSecs * 1000,
+          network: knobs.network,
           runner,
           serverUrl: () => lifecycle.publicUrl(),
           runnerSocket: config.env.runnerSocket,
@@ -87,6 +90,7 @@ export function createVmPoolPlugin(options: VmPoolOptions = {}) {
       }
       const reported = choice;
       statusWarnings.addSource('vm-pool', async () => poolWarnings(reported));
+      env.addReadinessNote('pool', () => poolReadinessNote(reported));
       env.addRoutes({ prefix: '/api/v1', auth: 'system', register: (app) => registerPoolRoute(app, reported) });
     },
   });

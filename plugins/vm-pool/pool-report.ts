@@ -31,6 +31,15 @@ export function poolWarnings(choice: PoolChoice): StatusWarning[] {
   return warnings;
 }
 
+/**
+ * The pool's part of /readyz (`notes["vm-pool/pool"]`): why jobs run without the default
+ * isolation or not at all, or that guests keep failing; undefined when all is as it should be.
+ */
+export function poolReadinessNote(choice: PoolChoice): string | undefined {
+  const warnings = poolWarnings(choice);
+  return warnings.length === 0 ? undefined : warnings.map((warning) => warning.message).join('; ');
+}
+
 /** `GET /api/v1/pool` (system bearer): the backend, its reason, the guests and the failures. */
 export function registerPoolRoute(app: FastifyInstance, choice: PoolChoice): void {
   app.get('/pool', async () => {

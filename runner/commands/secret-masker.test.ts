@@ -2,7 +2,8 @@ import { strict as assert } from 'node:assert';
 import { Buffer } from 'node:buffer';
 import { test } from 'node:test';
 import { SecretMasker } from './index.js';
-import { MultiStringMatcher } from './string-matcher.js';
+import { DIRECT_SEARCH_LIMIT } from './secret-masker.js';
+import { MultiStringMatcher, searchRanges } from './string-matcher.js';
 import { jsonStringEscape, uriDataEscape, xmlDataEscape } from './value-encoders.js';
 
 function masker(...values: string[]): SecretMasker {
@@ -58,6 +59,29 @@ test('a long secret reaching back over earlier matches is folded into one range'
     [0, 1],
     [2, 3],
   ]);
+});
+
+test('the per-pattern search finds the same ranges as the automaton', () => {
+  // A small alphabet makes overlaps, shared prefixes and touching matches common.
+  let seed = 7;
+  const random = (n: number) => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed % n;
+  };
+  const word = (max: number) => Array.from({ length: 1 + random(max) }, () => 'abc'[random(3)]).join('');
+  for (let round = 0; round < 300; round++) {
+    const patterns = Array.from({ length: 1 + random(6) }, () => word(4));
+    const text = word(40);
+    assert.deepEqual(searchRanges(text, patterns), new MultiStringMatcher(patterns).ranges(text), `${JSON.stringify(patterns)} in ${text}`);
+  }
+});
+
+test('masking is the same with few secrets (searched one by one) and many (the automaton)', () => {
+  const few = masker('b', 'd', 'abcde');
+  const many = masker('b', 'd', 'abcde', ...Array.from({ length: DIRECT_SEARCH_LIMIT }, (_, i) => `filler-${i}-zz`));
+  assert.ok(few.size <= DIRECT_SEARCH_LIMIT && many.size > DIRECT_SEARCH_LIMIT);
+  for (const text of ['xabcdex', 'b.d', 'bd', 'no secrets', 'abcdeabcde b']) assert.equal(few.mask(text), many.mask(text));
+  assert.equal(many.mask('filler-3-zz or b'), '*** or ***');
 });
 
 test('secrets inside URLs and JSON are masked, including their encoded forms', () => {

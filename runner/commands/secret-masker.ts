@@ -4,10 +4,13 @@
  * `***`, so overlapping secrets never leave fragments behind (the runner merges ranges the same
  * way). Values are matched case-sensitively, as the runner does.
  */
-import { MultiStringMatcher } from './string-matcher.js';
+import { MultiStringMatcher, searchRanges } from './string-matcher.js';
 import { RUNNER_VALUE_ENCODERS } from './value-encoders.js';
 
 export const MASK = '***';
+
+/** Up to this many strings, each is searched for natively; beyond, one automaton finds them all in one pass. */
+export const DIRECT_SEARCH_LIMIT = 32;
 
 export class SecretMasker {
   private readonly originals = new Set<string>();
@@ -40,8 +43,13 @@ export class SecretMasker {
 
   mask(text: string): string {
     if (text === '' || this.values.size === 0) return text;
-    this.matcher ??= new MultiStringMatcher(this.values);
-    const ranges = this.matcher.ranges(text);
+    let ranges: Array<[number, number]>;
+    if (this.values.size <= DIRECT_SEARCH_LIMIT) {
+      ranges = searchRanges(text, this.values);
+    } else {
+      this.matcher ??= new MultiStringMatcher(this.values);
+      ranges = this.matcher.ranges(text);
+    }
     if (ranges.length === 0) return text;
     let out = '';
     let from = 0;

@@ -44,9 +44,14 @@ function fakeWorker(behaviour: { exitOnJob?: number; exitOnControl?: number }) {
   let finish!: (exit: WorkerExit) => void;
   const exited = new Promise<WorkerExit>((resolve) => (finish = resolve));
   let killed = false;
+  let over = false;
+  void exited.then(() => (over = true));
   const worker: WorkerProcess = {
     pid: 1,
     exited,
+    get running() {
+      return !over;
+    },
     output: () => ['worker line'],
     send: async (message) => {
       sent.push(message);

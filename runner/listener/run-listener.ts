@@ -12,6 +12,7 @@ import { loadRunnerConfig, runnerConnections, type RunnerConfig, type RunnerConn
 import { openSession } from './session-opener.js';
 import { stamp, type Terminal } from './terminal.js';
 import { timingsFromEnv, type ListenerTimings } from './timings.js';
+import { WorkerSupply } from './spare-worker.js';
 import { startWorker, workerCommand, type WorkerCommand } from './worker-process.js';
 
 /** The runner is asked to stop (first interrupt) or to stop now (second interrupt). */
@@ -34,6 +35,9 @@ export interface RunOptions {
   readonly timings?: ListenerTimings;
 }
 
+/** `false` turns the spare worker off (it holds a node process, some tens of MB, while the runner idles). */
+export const SPARE_WORKER_VARIABLE = 'SVC_RUNNER_SPARE_WORKER';
+
 const checkCancellation = wireValidator<JobCancellationBody>(jobCancellationBodySchema);
 
 /**
@@ -52,10 +56,22 @@ export async function runListener(options: RunOptions): Promise<number> {
   const connections = runnerConnections(config, identity);
   const source = messageSource(config, connections, identity);
   const command = options.worker ?? workerCommand(env);
+  const workers = new WorkerSupply(
+    (prestarted) =>
+      startWorker(command, config.root.dir, {
+        env,
+        prestarted,
+        mirror: env['ACTIONS_RUNNER_PRINT_LOG_TO_STDOUT'] === 'true' ? (line) => term.line(line) : () => undefined,
+      }),
+    command.prestart === true && env[SPARE_WORKER_VARIABLE]?.trim().toLowerCase() !== 'false',
+  );
+  // The worker loads while the session opens (spare-worker.ts).
+  workers.prepare();
 
   try {
     await openSession(source, term, timings, stop.requested);
   } catch (error) {
+    workers.close();
     if (isAbort(error, stop.requested)) return ListenerExitCode.Success;
     if (error instanceof ListenerExit) return error.code;
     throw error;
@@ -66,7 +82,7 @@ export async function runListener(options: RunOptions): Promise<number> {
   term.line(`Current runner version: '${identity.version}'`);
   term.line(`${stamp()}: Listening for Jobs`);
 
-  const loop = new MessageLoop(config, connections, source, { ...options, env, timings, runOnce, command });
+  const loop = new MessageLoop(config, connections, source, { ...options, env, timings, runOnce, workers });
   return loop.run();
 }
 
@@ -80,7 +96,7 @@ interface LoopOptions extends RunOptions {
   readonly env: NodeJS.ProcessEnv;
   readonly timings: ListenerTimings;
   readonly runOnce: boolean;
-  readonly command: WorkerCommand;
+  readonly workers: WorkerSupply;
 }
 
 class MessageLoop {
@@ -241,11 +257,7 @@ class MessageLoop {
         term,
         timings,
         services,
-        startWorker: () =>
-          startWorker(this.options.command, this.config.root.dir, {
-            env: this.options.env,
-            mirror: this.options.env['ACTIONS_RUNNER_PRINT_LOG_TO_STDOUT'] === 'true' ? (line) => term.line(line) : () => undefined,
-          }),
+        startWorker: () => this.options.workers.take(),
         onBusy: (busy) => this.#poller.setStatus(busy ? 'Busy' : 'Online'),
         diagnostic: (text) => this.#diagnostic(text),
       },
@@ -253,10 +265,13 @@ class MessageLoop {
     );
     this.#current = run;
     if (this.options.runOnce) this.#runOnceJobReceived = true;
+    // The next job's worker loads once this one is over (not during it: it would take CPU from the job).
+    else void run.done.finally(() => this.options.workers.prepare()).catch(() => undefined);
   }
 
   async #cleanUp(): Promise<void> {
     const { term, runOnce } = this.options;
+    this.options.workers.close();
     const current = this.#current;
     if (current !== undefined) {
       if (this.options.stop.requested.aborted) current.shutdown();

@@ -6,6 +6,12 @@ import { writeFrame, type WorkerMessage } from '../ipc/index.js';
 export interface WorkerCommand {
   readonly file: string;
   readonly args: readonly string[];
+  /**
+   * The worker understands `--prestarted` (started before its job, it waits for the job message
+   * without the 30 s limit): the built-in worker does; a command from SVC_RUNNER_WORKER_COMMAND
+   * is started when the job arrives, as before.
+   */
+  readonly prestart?: boolean;
 }
 
 /** The environment variable that replaces the worker command (a JSON array: file, then args); for tests and debugging. */
@@ -29,11 +35,11 @@ export function workerCommand(env: NodeJS.ProcessEnv = process.env): WorkerComma
       throw new Error(`${WORKER_COMMAND_VARIABLE} must be a JSON array of strings (the program, then its arguments), got ${override}`);
     }
     const [file, ...args] = parsed as [string, ...string[]];
-    return { file, args };
+    return { file, args, prestart: false };
   }
   const entry = process.argv[1];
   if (entry === undefined) throw new Error('cannot tell which script to start the worker from (process.argv[1] is empty)');
-  return { file: process.execPath, args: [...process.execArgv, entry] };
+  return { file: process.execPath, args: [...process.execArgv, entry], prestart: true };
 }
 
 export interface WorkerExit {
@@ -44,6 +50,8 @@ export interface WorkerExit {
 export interface WorkerProcess {
   readonly pid: number | undefined;
   readonly exited: Promise<WorkerExit>;
+  /** Not exited yet (`exited` settles a little later: it waits for the output to drain). */
+  readonly running: boolean;
   /** Sends one framed message; rejects after `timeoutMs` or when the worker's stdin is gone. */
   send(message: WorkerMessage, timeoutMs: number): Promise<void>;
   /** Kills the worker and everything it started (its process group). */
@@ -56,10 +64,15 @@ const OUTPUT_LINES = 500;
 
 /**
  * Starts a worker in its own process group (a Ctrl-C at the terminal reaches the listener, which
- * winds the job down; killing the group takes the job's processes with it).
+ * winds the job down; killing the group takes the job's processes with it). `prestarted`: ahead
+ * of its job (spare-worker.ts).
  */
-export function startWorker(command: WorkerCommand, runnerRoot: string, options: { readonly env: NodeJS.ProcessEnv; readonly mirror: (line: string) => void }): WorkerProcess {
-  const child = spawn(command.file, [...command.args, 'worker', '--runner-root', runnerRoot], {
+export function startWorker(
+  command: WorkerCommand,
+  runnerRoot: string,
+  options: { readonly env: NodeJS.ProcessEnv; readonly mirror: (line: string) => void; readonly prestarted?: boolean },
+): WorkerProcess {
+  const child = spawn(command.file, [...command.args, 'worker', '--runner-root', runnerRoot, ...(options.prestarted === true ? ['--prestarted'] : [])], {
     // The listener's working directory, not the root: node resolves `--import` flags against it.
     env: options.env,
     stdio: ['pipe', 'pipe', 'pipe'],
@@ -94,6 +107,9 @@ export function startWorker(command: WorkerCommand, runnerRoot: string, options:
   return {
     pid: child.pid,
     exited,
+    get running() {
+      return child.exitCode === null && child.signalCode === null && child.pid !== undefined;
+    },
     output: () => lines,
     send: async (message, timeoutMs) => {
       let timer: NodeJS.Timeout | undefined;

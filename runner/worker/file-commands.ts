@@ -45,29 +45,52 @@ export interface FileCommandTarget {
 export async function createStepFiles(directory: string): Promise<StepFiles> {
   const suffix = randomUUID();
   const paths = {} as Record<FileCommand['contextName'], string>;
-  for (const command of COMMANDS) {
-    const path = join(directory, `${command.prefix}${suffix}`);
-    await writeFile(path, '');
-    paths[command.contextName] = path;
-  }
+  for (const command of COMMANDS) paths[command.contextName] = join(directory, `${command.prefix}${suffix}`);
+  await Promise.all(COMMANDS.map((command) => writeFile(paths[command.contextName], '')));
   return { paths };
 }
 
 /** Applies the step's files; answers false when one of them failed the step. */
 export async function processStepFiles(files: StepFiles, target: FileCommandTarget): Promise<boolean> {
+  // Read together (a step's end waits for them), applied one by one in the runner's order.
+  const loaded = await Promise.all(COMMANDS.map((command) => load(command.contextName, files.paths[command.contextName])));
   let ok = true;
-  for (const command of COMMANDS) {
-    const path = files.paths[command.contextName];
+  for (const [index, command] of COMMANDS.entries()) {
+    const { content, error } = loaded[index] ?? {};
+    if (command.contextName === 'step_summary') {
+      // A summary that cannot be read is an error that does not fail the step.
+      if (error !== undefined) target.record.error(messageOf(error));
+      else if (content !== undefined && content !== '') target.attachSummary(content);
+      continue;
+    }
     try {
-      await apply(command.contextName, path, target);
-    } catch (error) {
+      if (error !== undefined) throw error;
+      if (content !== undefined && content !== '') apply(command.contextName, content, target);
+    } catch (failure) {
       target.record.error(unableToProcessFileCommandMessage(command.contextName));
-      target.record.error(error instanceof Error ? error.message : String(error));
+      target.record.error(messageOf(failure));
       ok = false;
     }
   }
-  for (const command of COMMANDS) await rm(files.paths[command.contextName], { force: true });
+  await Promise.all(COMMANDS.map((command) => rm(files.paths[command.contextName], { force: true })));
   return ok;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+interface LoadedFile {
+  readonly content?: string | undefined;
+  readonly error?: unknown;
+}
+
+async function load(name: FileCommand['contextName'], path: string): Promise<LoadedFile> {
+  try {
+    return { content: name === 'step_summary' ? await readStepSummary(path) : await read(path) };
+  } catch (error) {
+    return { error };
+  }
 }
 
 async function read(path: string): Promise<string | undefined> {
@@ -79,20 +102,8 @@ async function read(path: string): Promise<string | undefined> {
   }
 }
 
-async function apply(name: FileCommand['contextName'], path: string, target: FileCommandTarget): Promise<void> {
-  if (name === 'step_summary') {
-    let summary: string | undefined;
-    try {
-      summary = await readStepSummary(path);
-    } catch (error) {
-      target.record.error(error instanceof Error ? error.message : String(error));
-      return;
-    }
-    if (summary !== undefined && summary !== '') target.attachSummary(summary);
-    return;
-  }
-  const content = await read(path);
-  if (content === undefined || content === '') return;
+/** A non-empty file's effects (a summary is attached, not applied). */
+function apply(name: Exclude<FileCommand['contextName'], 'step_summary'>, content: string, target: FileCommandTarget): void {
   if (name === 'path') {
     for (const entry of parsePathFile(content)) target.job.addPath(entry);
     return;

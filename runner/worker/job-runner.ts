@@ -207,7 +207,8 @@ async function run(job: WorkerJob, options: JobRunOptions): Promise<TaskResultNa
     stopWatching();
   }
   let result = jobRecord.complete(job.state.result ?? 'succeeded');
-  await emptyDirectory(job.directories.temp).catch(() => undefined);
+  // runner.temp is emptied while the reports drain: nothing on the wire waits for it.
+  const cleaned = emptyDirectory(job.directories.temp).catch(() => undefined);
   try {
     await job.reporter.completeJob({ result, outputs: end.outputs, ...(end.environment === undefined ? {} : { environment: end.environment }) });
   } catch (error) {
@@ -215,6 +216,7 @@ async function run(job: WorkerJob, options: JobRunOptions): Promise<TaskResultNa
     result = 'failed';
   } finally {
     await job.reporter.close();
+    await cleaned;
   }
   return result;
 }

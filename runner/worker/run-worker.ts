@@ -12,6 +12,7 @@ import { FrameReader, WorkerMessageType, exitCodeOf, type WorkerMessage } from '
 import type { DiagnosticLog, FetchLike, ReporterTimings } from '../reporting/index.js';
 import { JobCancellation, type CancelReason } from './cancellation.js';
 import { runJob } from './job-runner.js';
+import { warmUp } from './warm-up.js';
 import { parseJobMessage } from './job-message/index.js';
 import type { WorkerTimings } from './worker-job.js';
 
@@ -35,6 +36,12 @@ export interface RunWorkerOptions {
   /** Install SIGINT/SIGTERM handlers that stop the job as a runner shutdown (default true). */
   readonly handleSignals?: boolean;
   readonly startTimeoutMs?: number;
+  /**
+   * Started ahead of its job (the listener's spare worker): no start timeout (the listener closes
+   * the channel or kills the worker when it goes away), and the job's first-use costs are paid
+   * while waiting (warm-up.ts).
+   */
+  readonly prestarted?: boolean;
   readonly timings?: Partial<WorkerTimings>;
   readonly reporterTimings?: Partial<ReporterTimings>;
   readonly fetch?: FetchLike;
@@ -48,9 +55,9 @@ const CANCEL_REASONS: Readonly<Partial<Record<number, CancelReason>>> = {
   [WorkerMessageType.OperatingSystemShutdown]: 'os-shutdown',
 };
 
-function firstMessage(reader: FrameReader, timeoutMs: number): Promise<WorkerMessage | undefined> {
+function firstMessage(reader: FrameReader, timeoutMs: number | undefined): Promise<WorkerMessage | undefined> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no job message arrived within ${timeoutMs / 1000} s`)), timeoutMs);
+    const timer = timeoutMs === undefined ? undefined : setTimeout(() => reject(new Error(`no job message arrived within ${timeoutMs / 1000} s`)), timeoutMs);
     reader.next().then(
       (message) => {
         clearTimeout(timer);
@@ -68,8 +75,10 @@ export async function runWorker(options: RunWorkerOptions): Promise<number> {
   const diagnostic = options.diagnostic ?? ((message: string) => process.stderr.write(`[svc-runner worker] ${message}\n`));
   const reader = new FrameReader(options.stdin ?? process.stdin);
   let message;
+  const prestarted = options.prestarted === true;
+  if (prestarted) void warmUp(diagnostic);
   try {
-    const first = await firstMessage(reader, options.startTimeoutMs ?? WORKER_START_TIMEOUT_MS);
+    const first = await firstMessage(reader, prestarted ? undefined : (options.startTimeoutMs ?? WORKER_START_TIMEOUT_MS));
     if (first === undefined) throw new Error('the channel closed before the job message arrived');
     if (first.type !== WorkerMessageType.NewJobRequest) throw new Error(`expected a NewJobRequest first, got message type ${first.type}`);
     message = parseJobMessage(first.body);

@@ -49,14 +49,13 @@ export async function prepareDirectories(dirs: JobDirectories, clean?: string): 
   else if (option === 'resources') await rm(dirs.workspace, { recursive: true, force: true });
   else if (option === 'outputs') await emptyExcept(dirs.runnerWorkspace, dirs.workspace);
   await emptyDirectory(dirs.temp);
-  for (const dir of [dirs.work, dirs.runnerWorkspace, dirs.workspace, dirs.temp, dirs.actions, dirs.tools, dirs.fileCommands]) {
-    await mkdir(dir, { recursive: true });
-  }
+  // Each creates its parents: no order needed.
+  await Promise.all([dirs.runnerWorkspace, dirs.workspace, dirs.actions, dirs.tools, dirs.fileCommands].map((dir) => mkdir(dir, { recursive: true })));
 }
 
 export async function emptyDirectory(dir: string): Promise<void> {
   await mkdir(dir, { recursive: true });
-  for (const entry of await readdir(dir)) await rm(join(dir, entry), { recursive: true, force: true });
+  await Promise.all((await readdir(dir)).map((entry) => rm(join(dir, entry), { recursive: true, force: true })));
 }
 
 async function emptyExcept(dir: string, keep: string): Promise<void> {

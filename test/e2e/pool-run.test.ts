@@ -25,7 +25,8 @@ after(useBundle('e2e'));
 
 const silent = { info: () => undefined, warn: () => undefined, debug: () => undefined, error: () => undefined };
 const probe = await createNamespaceBackend({ logger: silent, dataDir: tmpdir() }).probe();
-const SKIP: Record<PoolBackend, string | false> = {
+// microvm is not part of this suite: emulated (TCG) guests, where KVM cannot boot them, are too slow for it.
+const SKIP: Record<Exclude<PoolBackend, 'microvm'>, string | false> = {
   process: false,
   namespace: probe.ok ? false : `namespace guests unavailable here: ${probe.reason}`,
 };
@@ -138,7 +139,7 @@ for (const backend of ['process', 'namespace'] as const) {
       assert.equal(await run.exited, 130, output(run));
       assert.match(run.stdout(), /^job wait: cancelled$/m);
       assert.match(run.stdout(), /^wait \| cleanup-after-cancel$/m);
-      assert.doesNotMatch(run.stdout(), /never/);
+      assert.doesNotMatch(run.stdout(), /^wait \| never$/m, 'cancelled before its last command (the command line shown as the step starts may name it)');
       const view = await runOf(server, run);
       assert.deepEqual([view.status, view.conclusion, jobNamed(view, 'wait').conclusion], ['cancelled', 'cancelled', 'cancelled']);
     });

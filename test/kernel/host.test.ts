@@ -150,6 +150,19 @@ describe('HTTP surface', () => {
     await host.stop();
   });
 
+  it('/readyz shows the notes plugins have something to say, without changing readiness', async () => {
+    const said: { note?: string } = {};
+    const noting = definePlugin({ id: 'noting', apiVersion: 1, deps: {}, init: (_deps, env) => env.addReadinessNote('mood', () => said.note) });
+    const host = await boot(['noting'], { noting });
+    await host.start();
+    assert.deepEqual((await host.app.inject({ method: 'GET', url: '/readyz' })).json(), { ready: true, reason: 'ready' }, 'a note with nothing to say is left out');
+    said.note = 'guests run without isolation';
+    const noted = await host.app.inject({ method: 'GET', url: '/readyz' });
+    assert.equal(noted.statusCode, 200);
+    assert.deepEqual(noted.json(), { ready: true, reason: 'ready', notes: { 'noting/mood': 'guests run without isolation' } });
+    await host.stop();
+  });
+
   it('/api/v1/status refuses missing or wrong tokens and accepts Bearer and token in any case', async () => {
     const host = await boot(['management-api'], {});
     await host.start();

@@ -130,13 +130,15 @@ export async function startServerAndRunner(): Promise<RunServer> {
 }
 
 /** The built-in pool's isolation backends the end-to-end tests run on. */
-export type PoolBackend = 'process' | 'namespace';
+export type PoolBackend = 'process' | 'namespace' | 'microvm';
 
 export interface PoolOptions {
   /** Idle guests kept ready (SVC_POOL_WARM). */
   readonly warm: number;
   /** Guests at most (SVC_POOL_MAX). */
   readonly max: number;
+  /** More server variables (e.g. SVC_POOL_MICROVM_ACCEL). */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 export interface PoolServer extends RunServer {
@@ -149,7 +151,7 @@ export interface PoolServer extends RunServer {
  * `svc serve` runs for a user who installed nothing else; resolves once a guest waits for a job.
  */
 export async function startServerWithPool(backend: PoolBackend, options: PoolOptions): Promise<PoolServer> {
-  const hostEnv = createHostEnv({ SVC_LOG_LEVEL: 'info', SVC_POOL_BACKEND: backend, SVC_POOL_WARM: String(options.warm), SVC_POOL_MAX: String(options.max), SVC_POOL_STOP_GRACE_SECONDS: '5' });
+  const hostEnv = createHostEnv({ SVC_LOG_LEVEL: 'info', SVC_POOL_BACKEND: backend, SVC_POOL_WARM: String(options.warm), SVC_POOL_MAX: String(options.max), SVC_POOL_STOP_GRACE_SECONDS: '5', ...options.env });
   const plugins = hostEnv.writePlugins(['management-api', 'blobs', 'engine', 'local-runs', 'vm-pool', 'runner-protocol', 'checkout-relay'].map((id) => `[[plugin]]\nid = "${id}"\n`).join('\n'));
   const serve = spawnTs('cli/svc.ts', ['serve'], hostEnv.env, hostEnv.dir);
   const stop = async () => {

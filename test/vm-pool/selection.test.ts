@@ -3,6 +3,7 @@
  * that cannot run refuses the start naming the knob; `auto` takes namespace or says why not.
  */
 import assert from 'node:assert/strict';
+import { availableParallelism } from 'node:os';
 import { describe, it } from 'node:test';
 import { ConfigError, createSilentLogger, loadConfig } from '../../core/kernel/index.js';
 import { selectBackend } from '../../plugins/vm-pool/backends/index.js';
@@ -12,11 +13,13 @@ import { onCleanup } from '../support/services.js';
 import { spawnCli } from '../support/spawn-cli.js';
 import { api, poolView, serve } from './support.js';
 
-function fake(kind: IsolationKind, ok: boolean, reason: string): () => Promise<IsolationBackend> {
-  return async () => ({ kind, probe: async () => ({ ok, reason }), launch: async () => assert.fail('not launched in these tests') });
+function fake(kind: IsolationKind, ok: boolean, reason: string, noOutboundNetwork?: string): () => Promise<IsolationBackend> {
+  const probe = { ok, reason, ...(noOutboundNetwork === undefined ? {} : { noOutboundNetwork }) };
+  return async () => ({ kind, probe: async () => probe, launch: async () => assert.fail('not launched in these tests') });
 }
 
-const inputs = { runnerSocket: '/tmp/svc-test.sock', dataDir: '/tmp/svc-test-data', logger: createSilentLogger() };
+const inputs = { runnerSocket: '/tmp/svc-test.sock', dataDir: '/tmp/svc-test-data', logger: createSilentLogger(), network: true };
+const NO_SLIRP = 'outbound network for namespace guests needs slirp4netns (apt-get install slirp4netns)';
 
 describe('built-in pool: backend selection', () => {
   it('auto takes namespace when its probe passes, else process with the namespace reason', async () => {
@@ -40,21 +43,40 @@ describe('built-in pool: backend selection', () => {
     assert.equal(await selectBackend({ ...inputs, choice: 'off' }), undefined);
   });
 
+  it('auto keeps namespace only where its guests can have the outbound network SVC_POOL_NETWORK asks for', async () => {
+    const backends = { namespace: fake('namespace', true, 'user namespaces work', NO_SLIRP), process: fake('process', true, 'no isolation') };
+    const offline = await selectBackend({ ...inputs, choice: 'auto', backends });
+    assert.equal(offline?.backend.kind, 'process', 'jobs keep their network on the process backend');
+    assert.equal(offline?.fallback, `${NO_SLIRP}; or set SVC_POOL_NETWORK=off to run guests without outbound network`);
+    const asked = await selectBackend({ ...inputs, network: false, choice: 'auto', backends });
+    assert.equal(asked?.backend.kind, 'namespace', 'SVC_POOL_NETWORK=off: namespace without slirp4netns is fine');
+    assert.equal(asked?.fallback, undefined);
+  });
+
   it('refuses an explicit backend that cannot run, naming the knob and the reason', async () => {
     await assert.rejects(
       selectBackend({ ...inputs, choice: 'namespace', backends: { namespace: fake('namespace', false, 'unprivileged user namespaces are disabled') } }),
       (error: Error) => error instanceof ConfigError && /^SVC_POOL_BACKEND=namespace: .*unprivileged user namespaces are disabled/.test(error.message),
     );
-    await assert.rejects(selectBackend({ ...inputs, choice: 'microvm' }), /SVC_POOL_BACKEND=microvm: .*(\/dev\/kvm is missing or not accessible|microvm backend is not implemented yet)/);
+    await assert.rejects(
+      selectBackend({ ...inputs, choice: 'namespace', backends: { namespace: fake('namespace', true, 'user namespaces work', NO_SLIRP) } }),
+      (error: Error) => error instanceof ConfigError && error.message.startsWith(`SVC_POOL_BACKEND=namespace: the namespace backend cannot run guests on this host: ${NO_SLIRP}; or set SVC_POOL_NETWORK=off`),
+    );
+    const offline = await selectBackend({ ...inputs, network: false, choice: 'namespace', backends: { namespace: fake('namespace', true, 'user namespaces work', NO_SLIRP) } });
+    assert.equal(offline?.backend.kind, 'namespace');
+    await assert.rejects(
+      selectBackend({ ...inputs, choice: 'microvm', microvm: { qemu: '/nonexistent/qemu-system', kernel: undefined, accel: 'tcg', cpus: 1 } }),
+      /^ConfigError: SVC_POOL_BACKEND=microvm: the microvm backend cannot run guests on this host: (SVC_POOL_MICROVM_QEMU=\/nonexistent\/qemu-system is not an executable file|microvm guests need Linux .*)/,
+    );
   });
 
   it('svc serve refuses SVC_POOL_BACKEND=microvm with the reason and the knob', async (t) => {
-    const hostEnv = createHostEnv({ SVC_POOL_BACKEND: 'microvm' });
+    const hostEnv = createHostEnv({ SVC_POOL_BACKEND: 'microvm', SVC_POOL_MICROVM_QEMU: '/nonexistent/qemu-system' });
     onCleanup(t, () => hostEnv.cleanup());
     const cli = spawnCli('svc', ['serve'], hostEnv.env);
     const { code } = await cli.exited;
     assert.equal(code, 1, cli.output());
-    assert.match(cli.output(), /svc serve: .*SVC_POOL_BACKEND=microvm: the microvm backend cannot run guests on this host: (\/dev\/kvm is missing or not accessible|microvm backend is not implemented yet)/);
+    assert.match(cli.output(), /svc serve: .*SVC_POOL_BACKEND=microvm: the microvm backend cannot run guests on this host: .*(SVC_POOL_MICROVM_QEMU=\/nonexistent\/qemu-system is not an executable file|\/dev\/kvm is missing|microvm guests need Linux)/);
   });
 
   it('svc serve with auto says which backend it took and why, in the log and in /api/v1/pool', async (t) => {
@@ -62,7 +84,7 @@ describe('built-in pool: backend selection', () => {
     onCleanup(t, () => hostEnv.cleanup());
     const served = await serve(t, {}, hostEnv);
     const pool = await poolView(served.base);
-    assert.match(served.cli.output(), /microvm backend is not available: /);
+    assert.match(served.cli.output(), /the microvm backend (is not available: |can run here \(choose it with SVC_POOL_BACKEND=microvm\): )/, 'auto logs the microvm probe');
     if (pool.backend === 'namespace') {
       assert.match(pool.reason, /^SVC_POOL_BACKEND=auto picked namespace: /);
     } else {
@@ -102,6 +124,17 @@ describe('built-in pool: knobs', () => {
     assert.throws(() => config({ SVC_POOL_BACKEND: 'vm' }), /SVC_POOL_BACKEND='vm' is not allowed; use one of: auto, process, namespace, microvm, off/);
     assert.throws(() => config({ SVC_POOL_LABELS: 'linux,,x64' }), /SVC_POOL_LABELS='linux,,x64' has an empty label/);
     assert.throws(() => config({ SVC_POOL_RUNNER_COMMAND: `'/opt/svc-runner` }), /SVC_POOL_RUNNER_COMMAND has an unclosed ' quote/);
+    assert.equal(config({}).pool.network, true, 'guests have outbound network by default');
+    assert.equal(config({ SVC_POOL_NETWORK: 'off' }).pool.network, false);
+    assert.deepEqual(config({}).pool.microvm, { qemu: undefined, kernel: undefined, accel: 'kvm', cpus: availableParallelism() });
+    assert.deepEqual(
+      config({ SVC_POOL_MICROVM_QEMU: '/opt/qemu/bin/qemu-system-x86_64', SVC_POOL_MICROVM_KERNEL: '/boot/vmlinuz-6.1', SVC_POOL_MICROVM_ACCEL: 'TCG', SVC_POOL_MICROVM_CPUS: '1' }).pool.microvm,
+      { qemu: '/opt/qemu/bin/qemu-system-x86_64', kernel: '/boot/vmlinuz-6.1', accel: 'tcg', cpus: 1 },
+    );
+    assert.equal(config({ SVC_POOL_MICROVM_CPUS: '0' }).pool.microvm.cpus, availableParallelism(), 'below 1: the default, with a warning');
+    assert.throws(() => config({ SVC_POOL_MICROVM_KERNEL: 'vmlinuz' }), /SVC_POOL_MICROVM_KERNEL='vmlinuz' must be an absolute path/);
+    assert.throws(() => config({ SVC_POOL_MICROVM_ACCEL: 'hvf' }), /SVC_POOL_MICROVM_ACCEL='hvf' is not allowed; use kvm or tcg/);
+    if (process.platform === 'linux') assert.equal(config({ SVC_POOL_BACKEND: 'microvm' }).runnerSocket, '/tmp/svc-knobs/.local/state/svc/runner.sock', 'microvm guests need the runner socket too');
     assert.ok(config({ SVC_POOL_MAX: 'many' }).warnings.some((warning) => warning.startsWith("SVC_POOL_MAX='many' is not an integer")));
   });
 });

@@ -1,4 +1,6 @@
+import type { Readable } from 'node:stream';
 import { SvcError, UnavailableError } from '../errors.js';
+import { exchange, type HttpAnswer } from '../http-exchange/index.js';
 import type { ServerConnection } from './server-connection.js';
 
 /** The server could not be reached at all (nothing listening, DNS, a refused port). */
@@ -18,48 +20,50 @@ export class ServerAnswerError extends SvcError {
   }
 }
 
-export interface ApiFetchInit {
-  /** JSON-serialised unless `contentType` says the body is already bytes or a stream. */
-  readonly body?: unknown;
-  /** The body's type when it is not JSON (it is then sent as is, streamed when a ReadableStream). */
+export interface ApiRequestInit {
+  /** The body's type when it is not JSON: it is then sent as is (bytes, or a stream read as it comes). */
   readonly contentType?: string;
   readonly signal?: AbortSignal;
+}
+
+/** A successful answer: its body is read once, whole (`json()`, `text()`) or as it arrives (`body`). */
+export interface ApiResponse {
+  readonly status: number;
+  /** Header names in lower case. */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: Readable;
+  text(): Promise<string>;
+  json(): Promise<unknown>;
 }
 
 /**
  * One request to the server. An unreachable server is a ServerUnreachableError and an error
  * answer a ServerAnswerError, each one line a person can act on (the URL tried, or the server's
- * own message and status).
+ * own message and status). Aborting `init.signal` rejects with its reason, also while the
+ * body is read.
  */
-export async function apiRequest(connection: ServerConnection, method: 'GET' | 'POST', path: string, body?: unknown, init: Omit<ApiFetchInit, 'body'> = {}): Promise<Response> {
-  const url = `${connection.baseUrl}${path}`;
-  let response: Response;
-  try {
-    const headers: Record<string, string> = { authorization: `Bearer ${connection.token}`, accept: 'application/json, text/plain, */*' };
-    const request: RequestInit & { duplex?: 'half' } = { method, headers, ...(init.signal === undefined ? {} : { signal: init.signal }) };
-    if (body !== undefined && init.contentType !== undefined) {
-      headers['content-type'] = init.contentType;
-      request.body = body as NonNullable<RequestInit['body']>;
-      // A streamed body needs half-duplex (Node's fetch refuses it otherwise).
-      if (body instanceof ReadableStream) request.duplex = 'half';
-    } else if (body !== undefined) {
-      headers['content-type'] = 'application/json';
-      request.body = JSON.stringify(body);
-    }
-    response = await fetch(url, request);
-  } catch (error) {
-    if ((error as Error).name === 'AbortError') throw error;
-    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    const why = cause?.code ?? cause?.message ?? (error as Error).message;
-    if (why === 'bad port') {
-      // fetch refuses the ports browsers block (6000, 6665-6669, ...), whatever listens there.
-      throw new ServerUnreachableError(`cannot talk to ${connection.baseUrl}: its port is one HTTP clients refuse; serve on another port (SVC_LISTEN) and set SVC_URL`, connection.baseUrl, error);
-    }
-    throw new ServerUnreachableError(`cannot reach the server at ${connection.baseUrl} (${why}); is \`svc serve\` running there? SVC_URL sets the address`, connection.baseUrl, error);
+export async function apiRequest(connection: ServerConnection, method: 'GET' | 'POST', path: string, body?: unknown, init: ApiRequestInit = {}): Promise<ApiResponse> {
+  const headers: Record<string, string> = { authorization: `Bearer ${connection.token}`, accept: 'application/json, text/plain, */*' };
+  let payload: string | Uint8Array | Readable | undefined;
+  if (body !== undefined && init.contentType !== undefined) {
+    headers['content-type'] = init.contentType;
+    payload = body as string | Uint8Array | Readable;
+  } else if (body !== undefined) {
+    headers['content-type'] = 'application/json';
+    payload = JSON.stringify(body);
   }
-  if (response.ok) return response;
-  const text = await response.text();
-  let message = text.trim() || response.statusText;
+  let answer: HttpAnswer;
+  try {
+    answer = await exchange({ method, url: new URL(`${connection.baseUrl}${path}`), headers, ...(payload === undefined ? {} : { body: payload }), ...(init.signal === undefined ? {} : { signal: init.signal }) });
+  } catch (error) {
+    if (init.signal?.aborted) throw error;
+    throw new ServerUnreachableError(`cannot reach the server at ${connection.baseUrl} (${failureReason(error)}); is \`svc serve\` running there? SVC_URL sets the address`, connection.baseUrl, error);
+  }
+  if (answer.status >= 200 && answer.status < 300) {
+    return { status: answer.status, headers: answer.headers, body: answer.body, text: answer.text, json: async () => JSON.parse(await answer.text()) as unknown };
+  }
+  const text = await answer.text();
+  let message = text.trim() || answer.statusText;
   let code: string | undefined;
   try {
     const parsed = JSON.parse(text) as { message?: unknown; code?: unknown };
@@ -68,6 +72,15 @@ export async function apiRequest(connection: ServerConnection, method: 'GET' | '
   } catch {
     // not JSON: keep the text
   }
-  if (response.status === 401) message += '; check SVC_TOKEN (or SVC_SYSTEM_TOKEN)';
-  throw new ServerAnswerError(`${message} (HTTP ${response.status})`, response.status, code);
+  if (answer.status === 401) message += '; check SVC_TOKEN (or SVC_SYSTEM_TOKEN)';
+  throw new ServerAnswerError(`${message} (HTTP ${answer.status})`, answer.status, code);
+}
+
+/** The socket error's code (`ECONNREFUSED`, `ENOTFOUND`, a certificate's), or what OpenSSL said when that is only `EPROTO`. */
+function failureReason(error: unknown): string {
+  const { code, message } = error as NodeJS.ErrnoException;
+  // e.g. `write EPROTO 80..:error:0A00010B:SSL routines:ssl3_get_record:wrong version number:...` (an https URL on a plain http port).
+  const openssl = code === 'EPROTO' ? /SSL routines:[^:]*:([^:]+)/.exec(message)?.[1] : undefined;
+  if (openssl !== undefined) return `TLS: ${openssl}`;
+  return code ?? message;
 }

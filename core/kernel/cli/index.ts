@@ -1,2 +1,13 @@
+/**
+ * The kernel's face for CLI processes (`svc` and its plugin commands): what they share, and
+ * nothing that loads the server (Fastify, the stores, Ajv), so a command starts quickly. The
+ * server side is `core/kernel/index.ts`, which re-exports this too.
+ */
+export * from '../errors.js';
+export type { CommandDefinition, CommandContext, CommandOption, CommandArgument } from '../command.js';
+export type { Catalog } from '../catalog.js';
+export { defaultCatalog } from '../catalog.js';
+export { packageInfo } from '../package-info.js';
+export { loadPluginCommands, type PluginCommand } from '../plugin-commands.js';
 export { DEFAULT_SERVER_URL, MissingTokenError, resolveConnection, serverBaseUrl, type ServerConnection } from './server-connection.js';
-export { apiRequest, ServerAnswerError, ServerUnreachableError, type ApiFetchInit } from './api-request.js';
+export { apiRequest, ServerAnswerError, ServerUnreachableError, type ApiRequestInit, type ApiResponse } from './api-request.js';

@@ -1,11 +1,8 @@
 import { existsSync } from 'node:fs';
 import { defaultCatalog } from '../catalog.js';
 import type { Env } from '../config/env-config.js';
-import { loadConfig } from '../config/load-config.js';
 import { InputError } from '../errors.js';
-import { createSilentLogger } from '../logger.js';
 import { SYSTEM_TOKEN_NAME } from '../secrets-bootstrap.js';
-import { systemClock } from '../system-clock.js';
 
 export const DEFAULT_SERVER_URL = 'http://127.0.0.1:9090';
 
@@ -41,6 +38,9 @@ export async function resolveConnection(env: Env, cwd: string): Promise<ServerCo
 }
 
 async function storedSystemToken(env: Env, cwd: string): Promise<string> {
+  // Loaded only here: a CLI given a token (the usual case) never pays for the configuration
+  // reader, its validator and the logger.
+  const [{ loadConfig }, { createSilentLogger }, { systemClock }] = await Promise.all([import('../config/load-config.js'), import('../logger.js'), import('../system-clock.js')]);
   const config = loadConfig({ env, cwd });
   const missing = `no token: set SVC_TOKEN (or SVC_SYSTEM_TOKEN), or run this as the user whose \`svc serve\` keeps its system token under ${config.dataDir}`;
   // Nothing outside the server process can read a memory store; a data directory that does not

@@ -242,7 +242,7 @@ export function readEnvConfig(env: Env): EnvConfig {
  */
 export function poolRunnerSocketDefault(env: EnvConfig, dataDir: string, platform: NodeJS.Platform = process.platform): string | undefined {
   if (env.runnerSocket !== undefined) return env.runnerSocket;
-  if (platform !== 'linux' || (env.pool.backend !== 'namespace' && env.pool.backend !== 'auto')) return undefined;
+  if (platform !== 'linux' || (env.pool.backend !== 'namespace' && env.pool.backend !== 'microvm' && env.pool.backend !== 'auto')) return undefined;
   const path = `${dataDir.replace(/\/+$/, '')}/runner.sock`;
   return Buffer.byteLength(path, 'utf8') <= MAX_SOCKET_PATH_BYTES ? path : undefined;
 }

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { ConfigError } from '../errors.js';
-import { integerKnob, type KnobReport } from './knobs.js';
+import { integerKnob, switchOnByDefault, type KnobReport } from './knobs.js';
 
 /** `SVC_POOL_BACKEND`: which isolation backend the built-in pool uses (`off`: no pool). */
 export type PoolBackendChoice = 'auto' | 'process' | 'namespace' | 'microvm' | 'off';
@@ -19,6 +19,24 @@ export interface PoolConfig {
   readonly stopGraceSecs: number;
   /** SVC_POOL_RUNNER_COMMAND, split into words: the program (and its first arguments) a guest runs. */
   readonly runnerCommand: readonly string[] | undefined;
+  /** SVC_POOL_NETWORK: whether guests get outbound network (default on; `off` keeps jobs offline). */
+  readonly network: boolean;
+  /** The microvm backend's knobs. */
+  readonly microvm: MicrovmConfig;
+}
+
+/** `SVC_POOL_MICROVM_ACCEL`: how microvm guests get their CPU (`tcg`: qemu's emulation, slow, no KVM needed). */
+export type MicrovmAccelChoice = 'kvm' | 'tcg';
+
+export interface MicrovmConfig {
+  /** SVC_POOL_MICROVM_QEMU: the qemu-system binary (default: found on the PATH). */
+  readonly qemu: string | undefined;
+  /** SVC_POOL_MICROVM_KERNEL: the guest kernel image (default: the newest /boot/vmlinuz-*). */
+  readonly kernel: string | undefined;
+  /** SVC_POOL_MICROVM_ACCEL: `kvm` (default) or `tcg`. */
+  readonly accel: MicrovmAccelChoice;
+  /** SVC_POOL_MICROVM_CPUS: virtual CPUs per guest (default: the host's CPU count). */
+  readonly cpus: number;
 }
 
 /** The host architecture's runner label (`x64`, `arm64`, ...), as the runner names it. */
@@ -74,6 +92,25 @@ export function splitCommandLine(name: string, raw: string): string[] {
   return words;
 }
 
+function absolutePathKnob(name: string, raw: string | undefined): string | undefined {
+  const path = raw?.trim();
+  if (path === undefined || path === '') return undefined;
+  if (!path.startsWith('/')) throw new ConfigError(`${name}='${raw ?? ''}' must be an absolute path`);
+  return path;
+}
+
+function readMicrovmConfig(env: Readonly<Record<string, string | undefined>>, report: KnobReport): MicrovmConfig {
+  const rawAccel = env.SVC_POOL_MICROVM_ACCEL?.trim().toLowerCase();
+  const accel = rawAccel === undefined || rawAccel === '' ? 'kvm' : rawAccel;
+  if (accel !== 'kvm' && accel !== 'tcg') throw new ConfigError(`SVC_POOL_MICROVM_ACCEL='${env.SVC_POOL_MICROVM_ACCEL ?? ''}' is not allowed; use kvm or tcg`);
+  return {
+    qemu: absolutePathKnob('SVC_POOL_MICROVM_QEMU', env.SVC_POOL_MICROVM_QEMU),
+    kernel: absolutePathKnob('SVC_POOL_MICROVM_KERNEL', env.SVC_POOL_MICROVM_KERNEL),
+    accel,
+    cpus: integerKnob({ name: 'SVC_POOL_MICROVM_CPUS', defaultValue: availableParallelism(), min: 1, belowMinIsInvalid: true }, env.SVC_POOL_MICROVM_CPUS, report),
+  };
+}
+
 export function readPoolConfig(env: Readonly<Record<string, string | undefined>>, report: KnobReport): PoolConfig {
   const rawBackend = env.SVC_POOL_BACKEND?.trim().toLowerCase();
   const backend = rawBackend === undefined || rawBackend === '' ? 'auto' : rawBackend;
@@ -100,5 +137,7 @@ export function readPoolConfig(env: Readonly<Record<string, string | undefined>>
     labels: poolLabels(env.SVC_POOL_LABELS),
     stopGraceSecs: integerKnob({ name: 'SVC_POOL_STOP_GRACE_SECONDS', defaultValue: 60, min: 0 }, env.SVC_POOL_STOP_GRACE_SECONDS, report),
     runnerCommand,
+    network: switchOnByDefault(env.SVC_POOL_NETWORK),
+    microvm: readMicrovmConfig(env, report),
   };
 }

@@ -1,4 +1,4 @@
-import type { CommandDefinition } from '../../../core/kernel/index.js';
+import type { CommandDefinition } from '../../../core/kernel/cli/index.js';
 import { logsCommand } from './logs-command.js';
 import { rerunCommand } from './rerun-command.js';
 import { statusCommand } from './status-command.js';

@@ -1,7 +1,5 @@
-import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import { apiRequest, resolveConnection, type CommandDefinition } from '../../../core/kernel/index.js';
+import { apiRequest, resolveConnection, type CommandDefinition } from '../../../core/kernel/cli/index.js';
 import { parseRunId, runCommand } from './run-command.js';
 
 /** `svc logs <RUN_ID> [--job <name>] [--step <n>]`: the run's log lines, streamed as they are read. */
@@ -30,9 +28,8 @@ export const logsCommand: CommandDefinition = {
       const connection = await resolveConnection(context.env, process.cwd());
       const suffix = query.size > 0 ? `?${query.toString()}` : '';
       const response = await apiRequest(connection, 'GET', `/api/v1/runs/${runId}/logs${suffix}`);
-      if (response.body === null) return;
       try {
-        await pipeline(Readable.fromWeb(response.body as WebReadableStream<Uint8Array>), context.stdout, { end: false });
+        await pipeline(response.body, context.stdout, { end: false });
       } catch (error) {
         // The reader went away (`svc logs 42 | head`): that is how such a pipe ends, not an error.
         if ((error as NodeJS.ErrnoException).code !== 'EPIPE') throw error;

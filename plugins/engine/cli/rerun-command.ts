@@ -1,4 +1,4 @@
-import { apiRequest, resolveConnection, type CommandDefinition } from '../../../core/kernel/index.js';
+import { apiRequest, resolveConnection, type CommandDefinition } from '../../../core/kernel/cli/index.js';
 import type { RunView } from '../run-view.js';
 import { parseRunId, runCommand } from './run-command.js';
 

@@ -1,4 +1,4 @@
-import type { CommandContext } from '../../../core/kernel/index.js';
+import type { CommandContext } from '../../../core/kernel/cli/index.js';
 
 /** Runs a command body; any error becomes one line on stderr (`svc <name>: ...`) and exit code 1. */
 export async function runCommand(name: string, context: CommandContext, body: () => Promise<void>): Promise<number> {

@@ -1,4 +1,5 @@
-import { apiRequest, ServerUnreachableError, type ServerConnection } from '../../../core/kernel/index.js';
+import type { Readable } from 'node:stream';
+import { apiRequest, ServerUnreachableError, type ServerConnection } from '../../../core/kernel/cli/index.js';
 import { TERMINAL_STATUSES, type FeedEvent } from './wire-types.js';
 
 export interface FeedLine {
@@ -39,7 +40,7 @@ export async function* followFeed(connection: ServerConnection, runId: number, o
     try {
       const response = await apiRequest(connection, 'GET', `/api/v1/runs/${runId}/events.ndjson`, undefined, { signal: options.signal });
       failingSince = undefined;
-      for await (const raw of lines(response)) {
+      for await (const raw of lines(response.body)) {
         const event = JSON.parse(raw) as FeedEvent;
         if (event.type !== 'log') {
           if (earlier.has(raw)) continue;
@@ -54,11 +55,12 @@ export async function* followFeed(connection: ServerConnection, runId: number, o
       if (options.signal.aborted) throw error;
       // An answer (404, 401) will not change by asking again; a lost connection may.
       if (!(error instanceof ServerUnreachableError) && !isNetworkError(error)) throw error;
+      // A cut connection says only `aborted`: its code says more.
+      why = error instanceof ServerUnreachableError ? error.message : ((error as NodeJS.ErrnoException).code ?? (error as Error).message);
       failingSince ??= now();
       if (now() - failingSince >= giveUpMs) {
-        throw new ServerUnreachableError(`lost the server at ${connection.baseUrl} while following run ${runId} (${(error as Error).message})`, connection.baseUrl, error);
+        throw new ServerUnreachableError(`lost the server at ${connection.baseUrl} while following run ${runId} (${why})`, connection.baseUrl, error);
       }
-      why = (error as Error).message;
     }
     options.onReconnect?.(attempt + 1, why);
     await pause(Math.min(5000, 500 * 2 ** Math.min(attempt, 4)), options.signal);
@@ -66,12 +68,11 @@ export async function* followFeed(connection: ServerConnection, runId: number, o
 }
 
 /** The body's lines, as they arrive (a partial last line waits for the rest). */
-async function* lines(response: Response): AsyncGenerator<string> {
-  if (response.body === null) return;
+async function* lines(body: Readable): AsyncGenerator<string> {
   const decoder = new TextDecoder();
   let pending = '';
-  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-    pending += decoder.decode(chunk, { stream: true });
+  for await (const chunk of body) {
+    pending += decoder.decode(chunk as Buffer, { stream: true });
     let newline: number;
     while ((newline = pending.indexOf('\n')) !== -1) {
       const line = pending.slice(0, newline).trimEnd();
@@ -83,11 +84,14 @@ async function* lines(response: Response): AsyncGenerator<string> {
   if (pending.trim() !== '') yield pending.trim();
 }
 
-/** A body read that failed because the connection went (undici's `terminated`, a reset socket). */
+/**
+ * A body read that failed because the connection went (node:http fails an answer cut short with
+ * `ECONNRESET`, or ends it early when nothing read it yet), or a line cut in half by it.
+ */
 function isNetworkError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
-  const code = (error.cause as { code?: string } | undefined)?.code;
-  return error.message === 'terminated' || code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || error instanceof SyntaxError;
+  const code = (error as NodeJS.ErrnoException).code;
+  return code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE' || error instanceof SyntaxError;
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {

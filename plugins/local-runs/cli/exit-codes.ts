@@ -1,4 +1,4 @@
-import { MissingTokenError, NotImplementedError, ServerAnswerError, ServerUnreachableError } from '../../../core/kernel/index.js';
+import { MissingTokenError, NotImplementedError, ServerAnswerError, ServerUnreachableError } from '../../../core/kernel/cli/index.js';
 
 /**
  * `svc run` exit codes (also in the command's description and the plugin README):

@@ -1,5 +1,5 @@
 import type { Writable } from 'node:stream';
-import { apiRequest, ServerAnswerError, type ServerConnection } from '../../../core/kernel/index.js';
+import { apiRequest, ServerAnswerError, type ServerConnection } from '../../../core/kernel/cli/index.js';
 import { followFeed } from './event-feed.js';
 import { liveArea } from './live-area.js';
 import { renderFrame, type FrameSize } from './render-frame.js';
@@ -109,7 +109,8 @@ export function followRun(options: FollowRunOptions): RunFollower {
       state.cancelling = true;
       note(`cancelling run ${runId} (Ctrl-C again to stop waiting; the server still cancels it)`);
       try {
-        await apiRequest(connection, 'POST', `/api/v1/runs/${runId}/cancel`);
+        // Read to its end: an answer left unread would hold its connection (and the process) open.
+        await (await apiRequest(connection, 'POST', `/api/v1/runs/${runId}/cancel`)).text();
       } catch (error) {
         // Finished meanwhile: nothing to cancel, and the feed tells how it ended.
         if (error instanceof ServerAnswerError && error.status === 409) return;

@@ -1,4 +1,4 @@
-import type { CommandDefinition } from '../../../core/kernel/index.js';
+import type { CommandDefinition } from '../../../core/kernel/cli/index.js';
 import { runCommand } from './run-command.js';
 
 /** The local-runs plugin's `svc` subcommands. */

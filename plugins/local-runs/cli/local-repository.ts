@@ -1,6 +1,6 @@
 import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { InputError } from '../../../core/kernel/index.js';
+import { InputError } from '../../../core/kernel/cli/index.js';
 import { localGit, workTreeRoot } from './snapshot/index.js';
 
 export interface LocalRepository {
@@ -23,6 +23,9 @@ export const WORKFLOWS_DIR = '.github/workflows';
  */
 export async function findLocalRepository(cwd: string): Promise<LocalRepository> {
   const start = resolve(cwd);
+  // The origin is asked for beside the top (git finds the same repository from `start`), so
+  // the two git processes run at once; a directory outside git just has no origin.
+  const origin = originName(start).catch(() => undefined);
   const gitTop = await workTreeRoot(start);
   const limit = gitTop ?? start;
   let root = limit;
@@ -33,7 +36,7 @@ export async function findLocalRepository(cwd: string): Promise<LocalRepository>
     }
     if (dir === limit || dirname(dir) === dir || !isInside(limit, dir)) break;
   }
-  const name = root === gitTop ? ((await originName(root)) ?? localName(root)) : localName(root);
+  const name = root === gitTop ? ((await origin) ?? localName(root)) : localName(root);
   return { root, ...(gitTop === undefined ? {} : { gitTop }), name };
 }
 

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { InputError } from '../../../core/kernel/index.js';
+import { InputError } from '../../../core/kernel/cli/index.js';
 
 /** The JSON object in `--payload <file>` (relative to `cwd`); any problem names the file. */
 export async function readPayloadFile(file: string, cwd: string): Promise<Record<string, unknown>> {

@@ -1,4 +1,4 @@
-import { InputError, NotImplementedError } from '../../../core/kernel/index.js';
+import { InputError, NotImplementedError } from '../../../core/kernel/cli/index.js';
 
 /** The flags of `svc run`, checked. */
 export interface RunOptions {

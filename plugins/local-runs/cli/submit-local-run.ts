@@ -1,7 +1,7 @@
-import { PassThrough, Readable } from 'node:stream';
-import { apiRequest, type ServerConnection } from '../../../core/kernel/index.js';
+import { PassThrough } from 'node:stream';
+import { apiRequest, type ApiResponse, type ServerConnection } from '../../../core/kernel/cli/index.js';
 import type { LocalRepository } from './local-repository.js';
-import { describeWorkingTree, packWorkingTree, type PackResult } from './snapshot/index.js';
+import { headCommit, packWorkingTree, type PackResult } from './snapshot/index.js';
 
 export interface SnapshotUploaded {
   readonly sha: string;
@@ -10,24 +10,26 @@ export interface SnapshotUploaded {
 
 /**
  * Packs the repository's working tree (uncommitted changes and untracked files that are not
- * ignored included) and streams it to `POST /api/v1/snapshots` as it is packed.
+ * ignored included) and streams it to `POST /api/v1/snapshots` as it is packed. Packing starts
+ * at once; the request only waits for HEAD (the snapshot's parent, in its query), which git
+ * finds meanwhile.
  */
 export async function uploadSnapshot(connection: ServerConnection, repository: LocalRepository): Promise<SnapshotUploaded> {
   const subtree = repository.gitTop !== undefined && repository.gitTop !== repository.root;
-  // HEAD is the snapshot's parent only when the snapshot is the whole work tree HEAD describes.
-  const head = subtree ? undefined : (await describeWorkingTree(repository.root)).head;
-  const query = new URLSearchParams({ repository: repository.name, ...(head === undefined ? {} : { parent: head }) });
   const out = new PassThrough();
-  const packing = packWorkingTree(repository.root, { out, subtree });
+  const packing = packWorkingTree(repository.root, { out, subtree, gitTop: repository.gitTop ?? null });
   // A packing failure ends the upload early; its own error is then the one worth reporting.
   let packFailure: unknown;
   packing.catch((error: unknown) => {
     packFailure = error;
     out.destroy(error as Error);
   });
-  let response: Response;
+  let response: ApiResponse;
   try {
-    response = await apiRequest(connection, 'POST', `/api/v1/snapshots?${query.toString()}`, Readable.toWeb(out), { contentType: 'application/gzip' });
+    // HEAD is the snapshot's parent only when the snapshot is the whole work tree HEAD describes.
+    const head = subtree || repository.gitTop === undefined ? undefined : await headCommit(repository.gitTop);
+    const query = new URLSearchParams({ repository: repository.name, ...(head === undefined ? {} : { parent: head }) });
+    response = await apiRequest(connection, 'POST', `/api/v1/snapshots?${query.toString()}`, out, { contentType: 'application/gzip' });
   } catch (error) {
     if (packFailure !== undefined) throw packFailure;
     // Nobody reads the archive any more: stop packing it.

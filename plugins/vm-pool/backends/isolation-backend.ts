@@ -12,6 +12,8 @@ export interface BackendProbe {
   readonly ok: boolean;
   /** One sentence a user can act on; for `ok: true`, what the backend will do (e.g. "no isolation"). */
   readonly reason: string;
+  /** Set when guests could run but could not have outbound network: why, and what to install. */
+  readonly noOutboundNetwork?: string;
 }
 
 export interface GuestLaunch {

@@ -5,7 +5,7 @@
  *   most 25 records a flush, updates of one record merged, failures retried on the next flush.
  * - Logs: each record's log in pages (log-book.ts); a closed page is `POST …/logs` (path
  *   `logs\<recordId>`), `POST …/logs/{id}` with the page's bytes, then a partial record update
- *   `{id, log: {id}}`. A step's lines are in the step's log only, not copied into the job
+ *   `{id, log: {id}}`; a record's last page goes at once, not at the next tick. A step's lines are in the step's log only, not copied into the job
  *   record's log (the official runner copies them, which makes svc store each line twice).
  * - Live feed: `POST …/timelines/{timelineId}/records/{jobId}/feed` (feed-queue.ts).
  * - Step summaries: `PUT …/records/{jobId}/attachments/Checks.Step.Summary/{stepRecordId}`.
@@ -54,6 +54,8 @@ export class LegacyReporter implements Reporter {
   readonly #book: LogBook;
   readonly #pumps: Pump[];
   readonly #recordsPump: Pump;
+  readonly #uploadsPump: Pump;
+  readonly #feedPump: Pump;
   /** Records the server has had at least once: a log page is uploaded only after its record. */
   readonly #sent = new Set<string>();
   readonly #startedAt: number;
@@ -61,17 +63,25 @@ export class LegacyReporter implements Reporter {
   constructor(config: LegacyReporterConfig) {
     this.#config = config;
     this.#locations = new VssLocations(config.http, config.url);
-    this.#book = new LogBook({ now: config.now, onPage: (page) => this.#pages.push(page) });
+    this.#book = new LogBook({
+      now: config.now,
+      onPage: (page) => {
+        this.#pages.push(page);
+        // A finished record's log goes up now, while the next steps run, not at job end.
+        if (page.last) this.#uploadsPump.nudge();
+      },
+    });
     this.#startedAt = Date.now();
     const onError = (error: unknown) => config.diagnostic(`reporting: ${messageOf(error)}`);
     const feedInterval = () => (Date.now() - this.#startedAt < 60_000 ? config.timings.feedFastMs : config.timings.feedMs);
     this.#recordsPump = new Pump(() => this.#flushRecords(false), () => config.timings.recordsMs, onError);
-    this.#pumps = [
-      this.#recordsPump,
-      new Pump(() => this.#flushUploads(), () => config.timings.uploadsMs, onError),
-      new Pump(() => this.#flushFeed(false), feedInterval, onError),
-    ];
+    this.#uploadsPump = new Pump(() => this.#flushUploads(), () => config.timings.uploadsMs, onError);
+    this.#feedPump = new Pump(() => this.#flushFeed(false), feedInterval, onError);
+    this.#pumps = [this.#recordsPump, this.#uploadsPump, this.#feedPump];
     for (const pump of this.#pumps) pump.start();
+    // connectionData now, while the job sets up (the worker's first call, as the runner's): the
+    // first report needs it.
+    this.#locations.preload();
   }
 
   updateRecord(record: TimelineRecord): void {
@@ -100,10 +110,17 @@ export class LegacyReporter implements Reporter {
   async completeJob(completion: JobCompletion): Promise<void> {
     this.#book.endAll();
     for (const pump of this.#pumps) pump.stop();
-    for (const pump of this.#pumps) await pump.drain();
-    await this.#flushUploads();
-    await this.#flushFeed(true);
+    // Channels of their own drain side by side: the records not sent yet (a log waits for its
+    // record), the logs, the feed. The last timeline update, which links the logs, comes after.
+    const records = this.#recordsPump.drain();
+    const feed = (async () => {
+      await this.#feedPump.drain();
+      await this.#flushFeed(true);
+    })();
+    await this.#uploadsPump.drain();
+    await records;
     await this.#flushAllRecords();
+    await feed;
     if (this.#config.plan.version < 8) return;
     await this.#sendJobCompleted(completion);
   }

@@ -36,6 +36,11 @@ export class VssLocations {
     this.#base = base;
   }
 
+  /** Fetches connectionData ahead of the first call (a failure is retried by that call). */
+  preload(): void {
+    this.#load().catch(() => undefined);
+  }
+
   /** The URL of a call; fetches connectionData the first time (and again after a failure). */
   async url(location: WorkerLocation, values: RouteValues, query: Readonly<Record<string, string>> = {}): Promise<string> {
     const id = WORKER_LOCATIONS[location];

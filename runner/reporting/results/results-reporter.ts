@@ -72,6 +72,7 @@ export class ResultsReporter implements Reporter {
   readonly #logLines = new Map<string, number>();
   readonly #pumps: Pump[];
   readonly #stepsPump: Pump;
+  readonly #uploadsPump: Pump;
   /** Steps the results service has had: a step's log is uploaded only after its step. */
   readonly #sentSteps = new Set<string>();
   #changeOrder = 1;
@@ -85,10 +86,8 @@ export class ResultsReporter implements Reporter {
     this.#book = new LogBook({ now: config.now, onPage: (page) => this.#collect(page) });
     const onError = (error: unknown) => config.diagnostic(`results: ${error instanceof Error ? error.message : String(error)}`);
     this.#stepsPump = new Pump(() => this.#flushSteps(), () => config.timings.recordsMs, onError);
-    this.#pumps = [
-      this.#stepsPump,
-      new Pump(() => this.#flushUploads(), () => config.timings.uploadsMs, onError),
-    ];
+    this.#uploadsPump = new Pump(() => this.#flushUploads(), () => config.timings.uploadsMs, onError);
+    this.#pumps = [this.#stepsPump, this.#uploadsPump];
     if (this.#client !== undefined) for (const pump of this.#pumps) pump.start();
   }
 
@@ -151,6 +150,8 @@ export class ResultsReporter implements Reporter {
       this.#logs.delete(page.recordId);
       this.#uploads.push(log);
       if (log.stepId === undefined) this.#jobLogQueued = true;
+      // A finished step's log goes up now, while the next steps run, not at job end.
+      else this.#uploadsPump.nudge();
     }
   }
 

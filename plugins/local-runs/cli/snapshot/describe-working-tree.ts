@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { localGit, localGitText, workTreeRoot } from './local-git.js';
+import { headCommit, localGit, localGitText, workTreeRoot } from './local-git.js';
 
 export interface WorkingTreeDescription {
   /** The work tree's top directory; outside git, `dir` itself (absolute). */
@@ -20,14 +20,13 @@ export async function describeWorkingTree(dir: string): Promise<WorkingTreeDescr
   const absolute = resolve(dir);
   const root = await workTreeRoot(absolute);
   if (root === undefined) return { root: absolute, dirty: true };
-  const [head, branch, status] = await Promise.all([
-    localGit(root, ['rev-parse', '-q', '--verify', 'HEAD^{commit}'], [1]),
+  const [headSha, branch, status] = await Promise.all([
+    headCommit(root),
     localGit(root, ['symbolic-ref', '-q', '--short', 'HEAD'], [1]),
     localGitText(root, ['status', '--porcelain', '-z']),
   ]);
   const text = (result: { code: number; stdout: Buffer }): string | undefined =>
     result.code === 0 ? result.stdout.toString('utf8').trim() || undefined : undefined;
-  const headSha = text(head);
   const branchName = text(branch);
   return {
     root,

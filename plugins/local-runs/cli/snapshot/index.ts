@@ -1,3 +1,3 @@
 export { packWorkingTree, type PackOptions, type PackResult } from './pack-working-tree.js';
 export { describeWorkingTree, type WorkingTreeDescription } from './describe-working-tree.js';
-export { LocalGitError, localGit, workTreeRoot } from './local-git.js';
+export { headCommit, LocalGitError, localGit, workTreeRoot } from './local-git.js';

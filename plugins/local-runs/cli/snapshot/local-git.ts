@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { SvcError, UnavailableError } from '../../../../core/kernel/index.js';
+import { SvcError, UnavailableError } from '../../../../core/kernel/cli/index.js';
 
 /**
  * git in the user's own repository. Unlike the server, the client keeps the user's
@@ -47,6 +47,12 @@ export function localGit(cwd: string, args: readonly string[], allowCodes: reado
 
 export async function localGitText(cwd: string, args: readonly string[]): Promise<string> {
   return (await localGit(cwd, args)).stdout.toString('utf8').trim();
+}
+
+/** The commit HEAD names in the work tree at `dir`; undefined before the first commit. */
+export async function headCommit(dir: string): Promise<string | undefined> {
+  const result = await localGit(dir, ['rev-parse', '-q', '--verify', 'HEAD^{commit}'], [1]);
+  return result.code === 0 ? result.stdout.toString('utf8').trim() || undefined : undefined;
 }
 
 /**

@@ -1,11 +1,12 @@
 import { once } from 'node:events';
-import { open, stat } from 'node:fs/promises';
+import { open, readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import { pack as tarPack, type Pack } from 'tar-stream';
-import { InputError } from '../../../../core/kernel/index.js';
+import { InputError } from '../../../../core/kernel/cli/index.js';
+import { inOrder } from './in-order.js';
 import { workTreeRoot } from './local-git.js';
 import { listDirectory, listGitWorkTree, type WorkingTreeFile } from './working-tree-files.js';
 
@@ -17,6 +18,11 @@ export interface PackOptions {
    * applied): a project with its own `.github/workflows` inside a bigger repository.
    */
   readonly subtree?: boolean;
+  /**
+   * The top of the git work tree holding `dir` (null: it is in none), when the caller already
+   * asked git; absent, packing asks (one git process fewer on `svc run`'s path).
+   */
+  readonly gitTop?: string | null;
 }
 
 export interface PackResult {
@@ -36,6 +42,22 @@ export interface PackResult {
 // Fixed metadata, so the same tree always packs to the same bytes; the server keeps none of it.
 const EPOCH = new Date(0);
 const OWNER = { uid: 0, gid: 0, uname: '', gname: '' } as const;
+/** Files up to this size (as listed) are read whole, ahead of the archive; bigger ones are streamed in turn. */
+const WHOLE_FILE_BYTES = 1024 * 1024;
+/** Files read ahead of the one being archived: their reads overlap instead of waiting in line. */
+const READ_AHEAD = 16;
+/**
+ * Compression level: the fastest. Packing is CPU-bound and `svc run` waits for it; level 1
+ * takes about half the time of zlib's default for ~20% more bytes (this repository: 5 MB of
+ * files, 1.5 MB instead of 1.3 MB), and the server stores the files, not the archive.
+ */
+const GZIP_LEVEL = 1;
+
+interface ReadyFile {
+  readonly file: WorkingTreeFile;
+  /** The whole content when it was read ahead. */
+  readonly content?: Buffer;
+}
 
 /**
  * Writes a tar.gz of the working tree at `dir` to `out`. In a git work tree (from any directory
@@ -49,33 +71,44 @@ export async function packWorkingTree(dir: string, options: PackOptions): Promis
   const absolute = resolve(dir);
   const info = await stat(absolute).catch(() => undefined);
   if (info?.isDirectory() !== true) throw new InputError(`${absolute} is not a directory`, { code: 'not_a_directory' });
-  const gitRoot = await workTreeRoot(absolute);
+  const gitRoot = options.gitTop === undefined ? await workTreeRoot(absolute) : (options.gitTop ?? undefined);
   const root = gitRoot === undefined || options.subtree === true ? absolute : gitRoot;
   const listing = gitRoot === undefined ? await listDirectory(root) : await listGitWorkTree(root);
 
   const archive = tarPack();
   // Rejections are read by the race below (writes stall when the pipeline fails) or awaited last.
-  const written = pipeline(archive, createGzip(), options.out);
+  const written = pipeline(archive, createGzip({ level: GZIP_LEVEL }), options.out);
   const failed = written.then(() => new Promise<never>(() => undefined));
   written.catch(() => undefined);
   failed.catch(() => undefined);
   let bytes = 0;
-  for (const file of listing.files) bytes += await Promise.race([addFile(archive, root, file), failed]);
+  for await (const ready of inOrder(listing.files, READ_AHEAD, (file) => readAhead(root, file))) {
+    bytes += await Promise.race([addFile(archive, root, ready), failed]);
+  }
   archive.finalize();
   await written;
   return { root, git: gitRoot !== undefined, files: listing.files.length, bytes, submodules: listing.submodules, warnings: listing.warnings };
 }
 
+async function readAhead(root: string, file: WorkingTreeFile): Promise<ReadyFile> {
+  return file.kind === 'file' && file.size <= WHOLE_FILE_BYTES ? { file, content: await readFile(join(root, file.path)) } : { file };
+}
+
 /** Adds one file; resolves with its byte count once tar-stream has taken all of it. */
-async function addFile(archive: Pack, root: string, file: WorkingTreeFile): Promise<number> {
+async function addFile(archive: Pack, root: string, { file, content }: ReadyFile): Promise<number> {
   if (file.kind === 'symlink') {
     await entryDone(archive, { name: file.path, type: 'symlink', linkname: file.target, mode: 0o777, mtime: EPOCH, ...OWNER });
     return Buffer.byteLength(file.target);
   }
+  const mode = file.executable ? 0o755 : 0o644;
+  if (content !== undefined) {
+    // Read in one go: the header has the size of what was read.
+    await entryDone(archive, { name: file.path, type: 'file', size: content.length, mode, mtime: EPOCH, ...OWNER }, content);
+    return content.length;
+  }
   const handle = await open(join(root, file.path), 'r');
   try {
     const { size } = await handle.stat();
-    const mode = file.executable ? 0o755 : 0o644;
     const header = { name: file.path, type: 'file', size, mode, mtime: EPOCH, ...OWNER } as const;
     if (size === 0) {
       await entryDone(archive, header, Buffer.alloc(0));

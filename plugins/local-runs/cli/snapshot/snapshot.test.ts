@@ -79,6 +79,19 @@ describe('packWorkingTree', () => {
     assert.deepEqual(result, { root: dir, git: true, files: 3, bytes: '.env\nbuild/\n'.length + 'v2'.length + 'u'.length, submodules: [], warnings: [] });
   });
 
+  it('packs many files, big (streamed) and small (read ahead), empty ones included, in path order', async (t) => {
+    const big = 'b'.repeat(1024 * 1024 + 17);
+    const files: Record<string, string> = { 'big.bin': big, 'empty.txt': '' };
+    for (let i = 0; i < 40; i++) files[`many/${String(i).padStart(2, '0')}.txt`] = `file ${i}\n`;
+    const dir = await repository(t, files);
+    const { entries, result } = await pack(dir);
+    assert.deepEqual(Object.keys(entries), Object.keys(files).sort());
+    assert.equal(entries['big.bin']?.content, big);
+    assert.equal(entries['empty.txt']?.content, '');
+    assert.equal(entries['many/39.txt']?.content, 'file 39\n');
+    assert.equal(result.bytes, Object.values(files).reduce((sum, content) => sum + content.length, 0));
+  });
+
   it('writes sorted entries with fixed owners and times, and modes git would record', async (t) => {
     const dir = await repository(t, { 'z.txt': 'z', 'a/x.sh': '#!/bin/sh\n' });
     await chmod(join(dir, 'a', 'x.sh'), 0o750); // on disk, not yet in the index: the disk wins

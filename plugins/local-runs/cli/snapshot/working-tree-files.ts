@@ -1,11 +1,18 @@
 import type { Dirent, Stats } from 'node:fs';
 import { lstat, readdir, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { inOrder } from './in-order.js';
 import { localGit } from './local-git.js';
 
 /** One file of the snapshot, by its path from the root with `/` separators. */
 export type WorkingTreeFile =
-  | { readonly kind: 'file'; readonly path: string; readonly executable: boolean }
+  | {
+      readonly kind: 'file';
+      readonly path: string;
+      readonly executable: boolean;
+      /** As listed; the archive has the size the file has when it is read. */
+      readonly size: number;
+    }
   | { readonly kind: 'symlink'; readonly path: string; readonly target: string };
 
 export interface WorkingTreeListing {
@@ -17,6 +24,8 @@ export interface WorkingTreeListing {
 }
 
 const GITLINK_MODE = '160000';
+/** Paths looked at (lstat) at once while listing. */
+const LIST_WINDOW = 32;
 
 /**
  * The files of a git work tree as `git ls-files` sees them: tracked ones as they are on disk now
@@ -53,12 +62,13 @@ export async function listGitWorkTree(root: string): Promise<WorkingTreeListing>
   }
   const files: WorkingTreeFile[] = [];
   const symlinkedDirectories = new Map<string, Promise<boolean>>();
-  for (const path of candidates) {
+  const look = async (path: string): Promise<Described> =>
     // Like git, a tracked path below what is now a symlink counts as deleted: reading through
     // the link would pack files from outside the work tree.
-    if (await underSymlink(root, path, symlinkedDirectories)) continue;
-    const file = await describeFile(root, path, warnings);
+    (await underSymlink(root, path, symlinkedDirectories)) ? {} : describeFile(root, path);
+  for await (const { file, warning } of inOrder([...candidates], LIST_WINDOW, look)) {
     if (file !== undefined) files.push(file);
+    if (warning !== undefined) warnings.push(warning);
   }
   return { files: sortByPath(files), submodules: submodules.sort(), warnings };
 }
@@ -74,8 +84,9 @@ export async function listDirectory(root: string): Promise<WorkingTreeListing> {
       const path = relative === '' ? entry.name : `${relative}/${entry.name}`;
       if (entry.isDirectory()) await walk(path);
       else {
-        const file = await describeFile(root, path, warnings);
+        const { file, warning } = await describeFile(root, path);
         if (file !== undefined) files.push(file);
+        if (warning !== undefined) warnings.push(warning);
       }
     }
   }
@@ -83,22 +94,26 @@ export async function listDirectory(root: string): Promise<WorkingTreeListing> {
   return { files: sortByPath(files), submodules: [], warnings };
 }
 
+interface Described {
+  readonly file?: WorkingTreeFile;
+  readonly warning?: string;
+}
+
 /** What is at `path` now: a file, a symlink, or nothing to pack (gone, a directory, a socket). */
-async function describeFile(root: string, path: string, warnings: string[]): Promise<WorkingTreeFile | undefined> {
+async function describeFile(root: string, path: string): Promise<Described> {
   let stats: Stats;
   try {
     stats = await lstat(join(root, path));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined; // deleted since the last commit
+    if (code === 'ENOENT' || code === 'ENOTDIR') return {}; // deleted since the last commit
     throw error;
   }
   // Git's own rule: executable when the owner may execute it.
-  if (stats.isFile()) return { kind: 'file', path, executable: (stats.mode & 0o100) !== 0 };
-  if (stats.isSymbolicLink()) return { kind: 'symlink', path, target: await readlink(join(root, path)) };
+  if (stats.isFile()) return { file: { kind: 'file', path, executable: (stats.mode & 0o100) !== 0, size: stats.size } };
+  if (stats.isSymbolicLink()) return { file: { kind: 'symlink', path, target: await readlink(join(root, path)) } };
   // A tracked file now replaced by a directory: its files come as untracked ones.
-  if (!stats.isDirectory()) warnings.push(`${path} is not a regular file or symlink; skipped`);
-  return undefined;
+  return stats.isDirectory() ? {} : { warning: `${path} is not a regular file or symlink; skipped` };
 }
 
 function underSymlink(root: string, path: string, cache: Map<string, Promise<boolean>>): Promise<boolean> {

@@ -24,6 +24,8 @@ const STAGE_PROBLEMS: Record<string, string> = {
   loopback: 'bringing up loopback in a new network namespace failed',
 };
 
+const SLIRP_MISSING = 'outbound network for namespace guests needs slirp4netns (apt-get install slirp4netns)';
+
 export async function probeNamespaceSupport(slirpOverride: string | undefined): Promise<BackendProbe> {
   if (process.platform !== 'linux') return { ok: false, reason: `namespace guests need Linux (this host is ${process.platform})` };
   const missing = missingTools();
@@ -36,7 +38,11 @@ export async function probeNamespaceSupport(slirpOverride: string | undefined): 
   const limits = await probeLimits();
   const network = slirp === undefined ? 'outbound network unavailable (install the Debian package slirp4netns)' : `outbound network through ${slirp} when enabled`;
   const enforced = limits.length === 0 ? 'memory and pids limits not enforced (no writable cgroup)' : `${limits.join(' and ')} limits enforced by cgroup${limits.length < 2 ? `, ${limits.includes('memory') ? 'pids' : 'memory'} not enforced` : ''}`;
-  return { ok: true, reason: `user, mount, PID, UTS, IPC and network namespaces over a copy-on-write root; ${network}; ${enforced}` };
+  return {
+    ok: true,
+    reason: `user, mount, PID, UTS, IPC and network namespaces over a copy-on-write root; ${network}; ${enforced}`,
+    ...(slirp === undefined ? { noOutboundNetwork: SLIRP_MISSING } : {}),
+  };
 }
 
 function userNamespacesDisabled(): string | undefined {

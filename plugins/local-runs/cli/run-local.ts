@@ -1,0 +1,82 @@
+import type { Writable } from 'node:stream';
+import { resolveConnection, type CommandContext } from '../../../core/kernel/cli/index.js';
+import { errorMessage, EXIT, exitCodeForConclusion, exitCodeForError } from './exit-codes.js';
+import { followRun, type RunFollower } from './follow-run.js';
+import { findLocalRepository, resolveWorkflowFile } from './local-repository.js';
+import { readPayloadFile } from './payload-file.js';
+import { parseRunOptions } from './run-options.js';
+import { submitRun, uploadSnapshot } from './submit-local-run.js';
+
+/** What `svc run` does (run-command.ts declares it): snapshot, upload, submit, follow; returns the exit code. */
+export async function runLocal(raw: Readonly<Record<string, unknown>>, context: CommandContext, cwd: string): Promise<number> {
+  const { stdout, stderr } = context;
+  let follower: RunFollower | undefined;
+  let interrupts = 0;
+  const onInterrupt = () => {
+    interrupts += 1;
+    if (interrupts === 1 && follower) {
+      void follower.cancel();
+      return;
+    }
+    follower?.stop();
+    stderr.write('svc run: stopped following; the run goes on on the server (svc status shows it)\n');
+    process.exit(EXIT.interrupted);
+  };
+  try {
+    const flags = parseRunOptions(raw);
+    const repository = await findLocalRepository(cwd);
+    const workflow = await resolveWorkflowFile(repository, flags.file, cwd);
+    const payload = flags.payloadFile === undefined ? undefined : await readPayloadFile(flags.payloadFile, cwd);
+    const connection = await resolveConnection(context.env, cwd);
+
+    const { sha, pack } = await uploadSnapshot(connection, repository);
+    for (const warning of pack.warnings) stderr.write(`svc run: warning: ${warning}\n`);
+    note(stderr, `snapshot of ${repository.root} as ${repository.name}: ${pack.files} files, ${kilobytes(pack.bytes)} (${sha.slice(0, 12)})`);
+    const run = await submitRun(connection, {
+      repository: repository.name,
+      snapshot: sha,
+      workflow,
+      event: flags.event,
+      ...(flags.base === undefined ? {} : { base: flags.base }),
+      ...(payload === undefined ? {} : { payload }),
+      ...(flags.jobs.length === 0 ? {} : { job: flags.jobs }),
+    });
+    for (const warning of run.warnings) stderr.write(`svc run: warning: ${warning}\n`);
+    note(stderr, `run ${run.run_id} of ${workflow} (${flags.event}): ${run.url}`);
+
+    process.on('SIGINT', onInterrupt);
+    follower = followRun({
+      connection,
+      runId: run.run_id,
+      workflow,
+      json: flags.json,
+      terminal: terminalSize(stdout),
+      stdout,
+      stderr,
+    });
+    const state = await follower.done;
+    if (interrupts > 0) return EXIT.interrupted;
+    return exitCodeForConclusion(state.conclusion ?? state.status);
+  } catch (error) {
+    stderr.write(`svc run: ${errorMessage(error)}\n`);
+    return interrupts > 0 ? EXIT.interrupted : exitCodeForError(error);
+  } finally {
+    process.off('SIGINT', onInterrupt);
+  }
+}
+
+function note(stderr: Writable, text: string): void {
+  stderr.write(`svc run: ${text}\n`);
+}
+
+/** The live view needs a terminal; anything else (a pipe, a file, CI) gets one line per change. */
+function terminalSize(stdout: Writable): (() => { columns: number; rows: number }) | undefined {
+  const tty = stdout as Writable & { isTTY?: boolean; columns?: number; rows?: number };
+  if (tty.isTTY !== true) return undefined;
+  // A pseudo-terminal without a size says 0 by 0.
+  return () => ({ columns: tty.columns || 80, rows: tty.rows || 24 });
+}
+
+function kilobytes(bytes: number): string {
+  return bytes < 1024 ? `${bytes} B` : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KiB` : `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+}
