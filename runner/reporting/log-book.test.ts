@@ -30,6 +30,32 @@ describe('log pages', () => {
     book.end('nothing-written');
     assert.equal(pages.length, 4, 'a record without lines has no log');
   });
+
+  it('close aged pages of logs still open, each log by the age its page count allows', () => {
+    const pages: LogPage[] = [];
+    let now = 0;
+    const book = new LogBook({ onPage: (page) => pages.push(page), now: () => new Date(now) });
+    const maxAge = (pagesSoFar: number) => (pagesSoFar < 1 ? 1000 : 5000);
+    book.append('r', 'one');
+    now = 600;
+    book.append('s', 'other');
+    book.closeAgedPages(maxAge);
+    assert.equal(pages.length, 0, 'nothing is a second old yet');
+    now = 1000;
+    book.append('r', 'two');
+    book.closeAgedPages(maxAge);
+    assert.deepEqual(pages.map((p) => [p.recordId, p.number, p.lineCount, p.last]), [['r', 1, 2, false]], 'the page opened at 0 went, the one opened at 600 stays');
+    now = 2000;
+    book.append('r', 'three');
+    book.closeAgedPages(maxAge);
+    assert.deepEqual(pages.map((p) => [p.recordId, p.number]), [['r', 1], ['s', 1]], "r's next page may wait 5 s");
+    now = 7000;
+    book.closeAgedPages(maxAge);
+    book.closeAgedPages(maxAge);
+    book.end('r');
+    assert.deepEqual(pages.map((p) => [p.recordId, p.number, p.lineCount, p.last]), [['r', 1, 2, false], ['s', 1, 1, false], ['r', 2, 1, false], ['r', 3, 0, true]]);
+    assert.equal(pages.map((p) => p.content).join('').split('\n').length - 1, 4, 'every line once');
+  });
 });
 
 describe('masking', () => {

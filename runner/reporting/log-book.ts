@@ -29,6 +29,8 @@ interface OpenLog {
   bytes: number;
   pages: number;
   total: number;
+  /** When the open page's first line was written (ms). */
+  openedAt: number;
 }
 
 export class LogBook {
@@ -51,10 +53,12 @@ export class LogBook {
   append(recordId: string, line: string): number {
     let log = this.#open.get(recordId);
     if (log === undefined) {
-      log = { lines: [], bytes: 0, pages: 0, total: 0 };
+      log = { lines: [], bytes: 0, pages: 0, total: 0, openedAt: 0 };
       this.#open.set(recordId, log);
     }
-    const text = `${logTimestamp(this.#now())} ${line}\n`;
+    const now = this.#now();
+    if (log.lines.length === 0) log.openedAt = now.getTime();
+    const text = `${logTimestamp(now)} ${line}\n`;
     log.lines.push(text);
     log.bytes += Buffer.byteLength(text, 'utf8');
     log.total += 1;
@@ -73,6 +77,17 @@ export class LogBook {
     if (log === undefined) return;
     this.#closePage(recordId, log, true);
     this.#open.delete(recordId);
+  }
+
+  /**
+   * Closes, without ending their logs, the open pages whose first line is at least
+   * `maxAge(pagesSoFar)` ms old: a long step's lines reach the server while it runs.
+   */
+  closeAgedPages(maxAge: (pagesSoFar: number) => number): void {
+    const now = this.#now().getTime();
+    for (const [recordId, log] of this.#open) {
+      if (log.lines.length > 0 && now - log.openedAt >= maxAge(log.pages)) this.#closePage(recordId, log, false);
+    }
   }
 
   /** Ends every log still open (job end). */

@@ -9,7 +9,8 @@
  * characters, drops batches when its queue is full and at job end keeps only the last two
  * batches per step, and sends the lines without the log's timestamps, so neither copy can be
  * trimmed by the other line for line. The cost: a step's lines reach `/logs` and the run's feed
- * when its page is uploaded (at step end, or every 8 MiB), not line by line.
+ * when a page of its log is uploaded: svc-runner uploads one once its lines are a second old
+ * (ten seconds after a log's first 30 pages), the official runner at step end or every 8 MiB.
  */
 import type { FastifyInstance } from 'fastify';
 import { workerJob } from './job-access.js';

@@ -5,7 +5,8 @@
  *   most 25 records a flush, updates of one record merged, failures retried on the next flush.
  * - Logs: each record's log in pages (log-book.ts); a closed page is `POST …/logs` (path
  *   `logs\<recordId>`), `POST …/logs/{id}` with the page's bytes, then a partial record update
- *   `{id, log: {id}}`; a record's last page goes at once, not at the next tick. A step's lines are in the step's log only, not copied into the job
+ *   `{id, log: {id}}`; a record's last page goes at once, not at the next tick, and a running
+ *   record's lines go up as a page once they are a second old (livePageAge). A step's lines are in the step's log only, not copied into the job
  *   record's log (the official runner copies them, which makes svc store each line twice).
  * - Live feed: `POST …/timelines/{timelineId}/records/{jobId}/feed` (feed-queue.ts).
  * - Step summaries: `PUT …/records/{jobId}/attachments/Checks.Step.Summary/{stepRecordId}`.
@@ -42,6 +43,15 @@ export interface LegacyReporterConfig {
 }
 
 const RECORDS_PER_FLUSH = 25;
+/**
+ * A running step's lines go up as pages while it runs (the server stores each page as it comes,
+ * so `svc run` and the run's feed show them): a page at most a second old for the first
+ * LIVE_FAST_PAGES pages of a log, then at most ten seconds, so a long chatty step makes a few
+ * hundred pages an hour, not thousands. The official runner only pages at 8 MiB; the server
+ * takes any number of pages.
+ */
+const LIVE_FAST_PAGES = 30;
+const livePageAge = (pagesSoFar: number): number => (pagesSoFar < LIVE_FAST_PAGES ? 1000 : 10_000);
 const STOPPING_EXCEPTIONS = ['TaskOrchestrationPlanNotFoundException', 'TaskOrchestrationPlanSecurityException', 'TaskOrchestrationPlanTerminatedException'];
 
 export class LegacyReporter implements Reporter {
@@ -170,6 +180,7 @@ export class LegacyReporter implements Reporter {
   }
 
   async #flushUploads(): Promise<void> {
+    this.#book.closeAgedPages(livePageAge);
     while (this.#pages.length > 0) {
       const page = this.#pages[0];
       if (page === undefined) break;
