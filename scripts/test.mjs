@@ -30,10 +30,26 @@ function walk(dir, out) {
   return out;
 }
 
+// The longest files (a minute or so each on two cores) start first, so the run does not end
+// with one lane finishing them alone; everything else in path order.
+const LONGEST_FIRST = [
+  'conformance/runner-protocol/replay.test.ts',
+  'test/runtime-services/cache-toolkit.test.ts',
+  'test/e2e/pool-run.test.ts',
+  'test/runtime-services/artifact-toolkit.test.ts',
+  'conformance/runner-protocol/svc-runner-sequence.test.ts',
+  'test/runner-protocol/listener-dispatch.test.ts',
+  'test/svc-runner/actions-local.test.ts',
+  'test/svc-runner/worker-run-service.test.ts',
+];
+const rank = (file) => {
+  const index = LONGEST_FIRST.indexOf(file);
+  return index === -1 ? LONGEST_FIRST.length : index;
+};
 const files = roots
   .flatMap((r) => walk(join(root, r), []))
   .filter((f) => filters.length === 0 || filters.some((p) => f.includes(p)))
-  .sort();
+  .sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0));
 if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);

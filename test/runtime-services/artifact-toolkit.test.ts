@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { describe, test, type TestContext } from 'node:test';
 import type { DispatchedJob } from '../runner-protocol/worker-job.js';
 import { dispatch, finish, runStep, startRun, stepDirs, stepEnv } from './job-steps.js';
-import { runtimeHost, STORES, type RuntimeHost } from './runtime-host.js';
+import { onSqliteOnly, runtimeHost, STORES, type RuntimeHost } from './runtime-host.js';
 import { twirp } from './twirp-client.js';
 
 const WORKFLOW = `on: push
@@ -45,9 +45,11 @@ interface Upload {
   readonly digest: string;
 }
 
+
 for (const store of STORES) {
+  const wireTest = onSqliteOnly(store.kind);
   describe(`@actions/artifact against svc (${store.kind})`, { skip: store.skip }, () => {
-    test('an artifact uploaded by one job is downloaded by name in the job that needs it', async (t) => {
+    wireTest('an artifact uploaded by one job is downloaded by name in the job that needs it', async (t) => {
       const h = await runtimeHost(t, store.kind);
       await startRun(h, WORKFLOW);
       const build = await next(t, h);

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, test, type TestContext } from 'node:test';
 import type { RunOptions } from './job-steps.js';
 import { dispatch, runStep, startRun, stepDirs, stepEnv } from './job-steps.js';
-import { runtimeHost, STORES, type RuntimeHost } from './runtime-host.js';
+import { onSqliteOnly, runtimeHost, STORES, type RuntimeHost } from './runtime-host.js';
 
 const WORKFLOW = `on: [push, pull_request, issue_comment]
 jobs:
@@ -56,9 +56,11 @@ async function restore(j: Job, key: string, restoreKeys: string[] = []): Promise
   return { key: result.key, content, output };
 }
 
+
 for (const store of STORES) {
+  const wireTest = onSqliteOnly(store.kind);
   describe(`@actions/cache against svc (${store.kind})`, { skip: store.skip }, () => {
-    test('v2: save, then an exact hit and a restore-key hit restore the files', async (t) => {
+    wireTest('v2: save, then an exact hit and a restore-key hit restore the files', async (t) => {
       const h = await runtimeHost(t, store.kind);
       const saver = await job(t, h);
       assert.equal(saver.env['ACTIONS_CACHE_SERVICE_V2'], 'True', 'the job message switches cache v2 on');
@@ -121,7 +123,7 @@ for (const store of STORES) {
       assert.equal(other.key, null);
     });
 
-    test('v1 (no ACTIONS_CACHE_SERVICE_V2): chunked save and restore through _apis/artifactcache', async (t) => {
+    wireTest('v1 (no ACTIONS_CACHE_SERVICE_V2): chunked save and restore through _apis/artifactcache', async (t) => {
       const h = await runtimeHost(t, store.kind);
       const saver = await job(t, h);
       delete saver.env['ACTIONS_CACHE_SERVICE_V2'];
@@ -136,7 +138,7 @@ for (const store of STORES) {
       assert.deepEqual([viaV2.key, viaV2.content], ['v1-key', 'over-v1'], 'one store behind both wires');
     });
 
-    test('cache mode: an issue_comment job reads but its writes are denied by the server, even when the client does not check', async (t) => {
+    wireTest('cache mode: an issue_comment job reads but its writes are denied by the server, even when the client does not check', async (t) => {
       const h = await runtimeHost(t, store.kind);
       await save(await job(t, h), 'shared', 'trusted');
       const untrusted = await job(t, h, { event: 'issue_comment', payload: { action: 'created', issue: { number: 1 }, comment: { body: 'hi' } } });

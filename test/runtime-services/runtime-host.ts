@@ -4,7 +4,7 @@
  * toolkit clients compute retention from the real clock), and the services tests need taken
  * out by a small grabber plugin. Stopped after the test.
  */
-import type { TestContext } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import { engineServiceRef, reportingServiceRef, type Engine, type Reporting } from '../../core/engine/index.js';
 import { coreServices, createHost, createSilentLogger, defaultCatalog, definePlugin, type Host } from '../../core/kernel/index.js';
 import type { BlobStore, CredentialStore, Database, SnapshotStore } from '../../core/ports/index.js';
@@ -23,6 +23,16 @@ export const STORES: readonly { readonly kind: StoreKind; readonly skip: string 
   { kind: 'sqlite', skip: false },
   { kind: 'postgres', skip: postgres.skip },
 ];
+
+/**
+ * For cases whose outcome is the wire's and the client's, the same on every store: a test on
+ * SQLite only (each toolkit client run costs a process start of seconds). Cases whose answer
+ * comes from the store's queries (lookups, ordering, uniqueness, isolation) use `test` on every
+ * store.
+ */
+export function onSqliteOnly(kind: StoreKind): (name: string, fn: (t: TestContext) => Promise<void>) => void {
+  return kind === 'sqlite' ? (name, fn) => void test(name, fn) : () => undefined;
+}
 
 export interface RuntimeHost extends RunnerHost {
   readonly database: Database;
