@@ -6,6 +6,7 @@ test('a schema or table of another schema vanishing during the existence check i
   const race = (message: string) => isForeignSchemaRace(new Error(message), 'svc_ours');
   assert.equal(race('schema "svc_t_1adde4c1cc90" does not exist'), true);
   assert.equal(race('relation "svc_t_1adde4c1cc90.runner_results_blocks" does not exist'), true);
+  assert.equal(race('column "created_at" of relation "engine_runs" does not exist'), true);
   // Our own schema or an unqualified table: a real problem, reported.
   assert.equal(race('schema "svc_ours" does not exist'), false);
   assert.equal(race('relation "svc_ours.jobs" does not exist'), false);

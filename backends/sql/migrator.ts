@@ -52,7 +52,10 @@ export function createSqlMigrator(options: SqlMigratorOptions): Migrator {
       // ours changed. Nothing ran yet in that case, so ask again.
       for (let attempt = 1; ; attempt++) {
         const result = await migrator.migrateToLatest();
-        if (attempt < 5 && nothingRan(result) && isForeignSchemaRace(result.error, options.schema)) continue;
+        if (attempt < 5 && nothingRan(result) && isForeignSchemaRace(result.error, options.schema)) {
+          await new Promise((resolve) => setTimeout(resolve, 20 * attempt));
+          continue;
+        }
         return toReport(owner, result, transactional);
       }
     },
@@ -63,9 +66,15 @@ function nothingRan(result: MigrationResultSet): boolean {
   return (result.results ?? []).every((migration) => migration.status === 'NotExecuted');
 }
 
-/** `schema "x" does not exist` or `relation "x.t" does not exist`, for a schema `x` not ours. */
+/**
+ * What the catalog says when a schema, table or column vanishes under that query: `schema "x"
+ * does not exist`, `relation "x.t" does not exist` (x not ours), or `column "c" of relation "t"
+ * does not exist` (no schema named; before any migration ran only Kysely's own queries did, and
+ * they read columns only through that listing).
+ */
 export function isForeignSchemaRace(error: unknown, ours: string | undefined): boolean {
   const message = error instanceof Error ? error.message : '';
+  if (/^column "[^"]+" of relation "[^".]+" does not exist$/.test(message)) return true;
   const schema = /schema "([^"]+)" does not exist/.exec(message)?.[1] ?? /relation "([^".]+)\.[^"]+" does not exist/.exec(message)?.[1];
   return schema !== undefined && schema !== ours;
 }

@@ -78,6 +78,7 @@ describe('built-in pool manager', () => {
     a.exit(0);
     await manager.until((status) => status.exited === 1);
     assert.equal(manager.status().consecutiveFailures, 0);
+    assert.equal(manager.status().jobsTaken, 1, 'the job is counted');
     assert.deepEqual(memory.removed, [a.runnerId]);
   });
 

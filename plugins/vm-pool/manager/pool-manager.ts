@@ -181,7 +181,11 @@ export function createPoolManager(options: PoolManagerOptions): PoolManager {
 
   async function finish(slot: Slot, exit: GuestExit | undefined): Promise<void> {
     if (slot.runnerId !== undefined) {
-      if (!slot.tookJob) slot.tookJob = (await provisioning.runnerState(slot.runnerId).catch(() => undefined))?.tookJob === true;
+      // A short job can come and go between two polls: the registration still tells.
+      if (!slot.tookJob && (await provisioning.runnerState(slot.runnerId).catch(() => undefined))?.tookJob === true) {
+        slot.tookJob = true;
+        totals.jobsTaken += 1;
+      }
       // An ephemeral runner's registration ends with its guest, whether or not it took a job.
       await provisioning.remove(slot.runnerId).catch((error: unknown) => logger.warn({ err: error, runnerId: slot.runnerId }, 'built-in pool: removing a guest registration failed'));
     }
