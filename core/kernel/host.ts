@@ -5,7 +5,7 @@ import type { Clock, IdGenerator } from '../ports/index.js';
 import { openBackends, type Backends } from './boot-backends.js';
 import { selectBackends } from './backend-selection.js';
 import { defaultCatalog, type Catalog } from './catalog.js';
-import type { Env } from './config/env-config.js';
+import { isWildcardHost, listenUrl, type Env } from './config/env-config.js';
 import { loadConfig, type SvcConfig } from './config/load-config.js';
 import { ServiceContainer } from './container.js';
 import { coreServices, type HostLifecycle } from './core-services.js';
@@ -71,7 +71,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     const systemAuth = createSystemAuth(await resolveSystemToken(config.env.systemToken, backends.credentials, ids, logger));
     const lifecycle: HostLifecycle = {
       shutdownSignal: shutdown.signal,
-      publicUrl: () => baseUrl ?? `http://${config.env.listen.host}:${config.env.listen.port}`,
+      publicUrl: () => baseUrl ?? listenUrl(config.env.listen.host, config.env.listen.port),
     };
     provideCoreServices(container, { config, logger, clock, ids, backends, systemAuth, lifecycle });
     plugins = await initPlugins({ sources: pluginsFile.plugins, catalog, container, migrator: backends.store.migrator, logger });
@@ -139,12 +139,20 @@ export async function createHost(options: HostOptions): Promise<Host> {
         await stop();
         throw error;
       }
-      const host = config.env.listen.host.includes(':') ? `[${config.env.listen.host}]` : config.env.listen.host;
-      baseUrl ??= `http://${host}:${port}`;
+      const listenHost = config.env.listen.host;
+      const host = listenHost.includes(':') ? `[${listenHost}]` : listenHost;
+      const reachable = listenUrl(listenHost, port);
+      if (baseUrl === undefined && isWildcardHost(listenHost)) {
+        logger.warn(
+          { listen: `${host}:${port}`, publicUrl: reachable },
+          `svc listens on every address, but SVC_PUBLIC_URL is not set: runners and jobs are told ${reachable}, which only this machine reaches; set SVC_PUBLIC_URL to the URL other machines use`,
+        );
+      }
+      baseUrl ??= reachable;
       state = 'ready';
       const runnerSocket = config.env.runnerSocket === undefined ? {} : { runnerSocket: config.env.runnerSocket };
       logger.info({ listen: `${host}:${port}`, ...runnerSocket, publicUrl: baseUrl, version: packageInfo().version }, 'svc is ready');
-      return `http://${host}:${port}`;
+      return reachable;
     },
     stop,
   };

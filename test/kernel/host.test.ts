@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
+import { PassThrough } from 'node:stream';
 import { after, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import {
   coreServices,
   createExtensionPoint,
   createHost,
+  createRootLogger,
   createServiceRef,
   createSilentLogger,
   defaultCatalog,
@@ -148,6 +150,24 @@ describe('HTTP surface', () => {
     assert.equal(ready.statusCode, 200);
     assert.deepEqual(ready.json(), { ready: true, reason: 'ready' });
     await host.stop();
+  });
+
+  it('listening on every address without SVC_PUBLIC_URL: jobs are told a loopback URL, and the log says to set it', async () => {
+    const hostEnv = createHostEnv({ SVC_LISTEN: '0.0.0.0:0' });
+    after(() => hostEnv.cleanup());
+    hostEnv.writePlugins(pluginsToml(['management-api', 'probe']));
+    const logged = new PassThrough();
+    const lines: string[] = [];
+    logged.on('data', (chunk: Buffer) => lines.push(...chunk.toString('utf8').split('\n').filter(Boolean)));
+    let publicUrl = (): string => assert.fail('the probe plugin did not run');
+    const probe = definePlugin({ id: 'probe', apiVersion: 1, deps: { lifecycle: coreServices.lifecycle }, init: ({ lifecycle }) => void (publicUrl = () => lifecycle.publicUrl()) });
+    const host = await createHost({ env: hostEnv.env, cwd: hostEnv.dir, logger: createRootLogger({ destination: logged }), catalog: catalogWith({ probe }) });
+    const base = await host.start();
+    await host.stop();
+    assert.match(base, /^http:\/\/127\.0\.0\.1:\d+$/);
+    assert.equal(publicUrl(), base);
+    const warning = lines.map((line) => JSON.parse(line) as { level: number; msg: string }).find((line) => line.level === 40);
+    assert.match(warning?.msg ?? '', /listens on every address, but SVC_PUBLIC_URL is not set: runners and jobs are told http:\/\/127\.0\.0\.1:\d+, .*set SVC_PUBLIC_URL/);
   });
 
   it('/readyz shows the notes plugins have something to say, without changing readiness', async () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ConfigError } from '../errors.js';
-import { MAX_SOCKET_PATH_BYTES, readEnvConfig } from './env-config.js';
+import { listenUrl, MAX_SOCKET_PATH_BYTES, readEnvConfig } from './env-config.js';
 
 describe('SVC_* environment', () => {
   it('uses the spec defaults when nothing is set', () => {
@@ -26,6 +26,14 @@ describe('SVC_* environment', () => {
     assert.deepEqual(readEnvConfig({ SVC_LISTEN: '0.0.0.0:8080' }).listen, { host: '0.0.0.0', port: 8080 });
     assert.deepEqual(readEnvConfig({ SVC_LISTEN: 'localhost:0' }).listen, { host: 'localhost', port: 0 });
     assert.deepEqual(readEnvConfig({ SVC_LISTEN: '[::1]:9090' }).listen, { host: '::1', port: 9090 });
+  });
+
+  it('makes the listen address a URL this machine reaches: wildcards become loopback, IPv6 is bracketed', () => {
+    assert.equal(listenUrl('0.0.0.0', 8080), 'http://127.0.0.1:8080');
+    assert.equal(listenUrl('::', 8080), 'http://[::1]:8080');
+    assert.equal(listenUrl('::1', 9090), 'http://[::1]:9090');
+    assert.equal(listenUrl('10.1.2.3', 9090), 'http://10.1.2.3:9090');
+    assert.equal(listenUrl('ci.example', 9090), 'http://ci.example:9090');
   });
 
   for (const bad of ['9090', 'host:', 'host:99999', ':::1:80', '[nothost]:80', 'a b:80']) {

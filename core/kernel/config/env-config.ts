@@ -100,6 +100,20 @@ export function parseListen(raw: string, name = 'SVC_LISTEN'): ListenAddress {
   return { host, port };
 }
 
+/** A host that listens on every address (`0.0.0.0`, `::`): no one can connect to it by that name. */
+export function isWildcardHost(host: string): boolean {
+  return host === '0.0.0.0' || host === '::';
+}
+
+/**
+ * The URL of a server listening on `host:port`, as this machine reaches it: a wildcard host is
+ * loopback (the spec's default for SVC_PUBLIC_URL), an IPv6 host is bracketed.
+ */
+export function listenUrl(host: string, port: number): string {
+  const reachable = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
+  return `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`;
+}
+
 export function isLoopbackHost(host: string): boolean {
   return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }

@@ -60,8 +60,8 @@ function refused(choice: PoolBackendChoice, reason: string): ConfigError {
 }
 
 /** Why a backend that runs guests cannot be used as configured: they would be offline. */
-function offline(result: Probed | { readonly ok: false }, network: boolean): string | undefined {
-  if (!network || !result.ok || !('noOutboundNetwork' in result) || result.noOutboundNetwork === undefined) return undefined;
+function offline(result: { readonly ok: boolean; readonly noOutboundNetwork?: string | undefined }, network: boolean): string | undefined {
+  if (!network || !result.ok || result.noOutboundNetwork === undefined) return undefined;
   return `${result.noOutboundNetwork}; or set SVC_POOL_NETWORK=off to run guests without outbound network`;
 }
 
