@@ -35,6 +35,12 @@ export interface RunnerProvisioning {
   runnerState(runnerId: number): Promise<ProvisionedRunnerState | undefined>;
   /** Removes the registration; false when it was already gone. */
   remove(runnerId: number): Promise<boolean>;
+  /**
+   * Removes every registration of the built-in pool whose name starts with `namePrefix` (any
+   * casing): the runners of guests that cannot run any more, such as a killed server's.
+   * Answers how many went.
+   */
+  removeNamed(namePrefix: string): Promise<number>;
 }
 
 /** Provided by `runner-protocol`. */

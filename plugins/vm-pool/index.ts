@@ -4,6 +4,7 @@ import { runnerProvisioningServiceRef, statusWarningsExtensionPoint } from '../.
 import { PROCESS_BACKEND_WARNING, selectBackend, type IsolationBackend, type IsolationKind } from './backends/index.js';
 import { createPoolManager, resolveRunnerCommand, waitUntilReachable, type BackoffSettings } from './manager/index.js';
 import { poolReadinessNote, poolWarnings, registerPoolRoute, type PoolChoice } from './pool-report.js';
+import { poolNodeTag } from './node-tag.js';
 import { removeStaleGuestRoots } from './stale-roots.js';
 
 export { createPoolManager, type PoolManager, type PoolManagerOptions, type PoolStatus } from './manager/index.js';
@@ -53,6 +54,11 @@ export function createVmPoolPlugin(options: VmPoolOptions = {}) {
         const runner = resolveRunnerCommand(knobs.runnerCommand);
         const removed = await removeStaleGuestRoots(rootDir);
         if (removed > 0) logger.info({ removed }, 'built-in pool: removed guest roots a previous server left behind');
+        // Guests die with their server: registrations named after this data directory's earlier
+        // guests are a killed predecessor's (another node's guests carry another tag).
+        const guestPrefix = `svc-pool-${await poolNodeTag(rootDir)}-`;
+        const unregistered = await provisioning.removeNamed(guestPrefix);
+        if (unregistered > 0) logger.info({ removed: unregistered }, 'built-in pool: removed runner registrations of guests a previous server left behind');
         if (selection.fallback !== undefined) logger.warn({ backend: selection.backend.kind }, `built-in pool: ${selection.reason}`);
         else logger.info({ backend: selection.backend.kind }, `built-in pool: ${selection.reason}`);
         if (selection.backend.kind === 'process') logger.warn(`built-in pool: ${PROCESS_BACKEND_WARNING}`);
@@ -65,6 +71,7 @@ export function createVmPoolPlugin(options: VmPoolOptions = {}) {
           provisioning,
           logger,
           rootDir,
+          guestPrefix,
           warm: knobs.warm,
           max: knobs.max,
           labels: knobs.labels,

@@ -43,6 +43,12 @@ export class MemoryPool implements RunnerProvisioning {
     return this.registrations.delete(runnerId);
   }
 
+  async removeNamed(namePrefix: string) {
+    const named = [...this.registrations].filter(([, registration]) => registration.name.startsWith(namePrefix));
+    for (const [runnerId] of named) await this.remove(runnerId);
+    return named.length;
+  }
+
   /** The runner of a guest opened its session. */
   connect(guest: MemoryGuest): void {
     this.#set(guest, { status: 'online', tookJob: false });

@@ -10,7 +10,7 @@ import { describe, it } from 'node:test';
 import { isolateGitConfig } from '../snapshots/support.js';
 import { createHostEnv } from '../support/host-env.js';
 import { onCleanup } from '../support/services.js';
-import { alive, eventually, poolView, runnerNames, runView, serve, submitWorkflow } from './support.js';
+import { alive, eventually, poolView, registerJitRunner, runnerNames, runView, serve, submitWorkflow } from './support.js';
 
 isolateGitConfig();
 
@@ -87,5 +87,26 @@ describe('built-in pool, process backend', () => {
     // The same data directory without the pool: no guest registration is left behind.
     const again = await serve(t, { SVC_POOL_BACKEND: 'off' }, hostEnv);
     assert.deepEqual((await runnerNames(again.base)).filter((name) => name.startsWith('svc-pool-')), []);
+  });
+
+  it("a server killed with SIGKILL leaves registrations that the next start removes, and only its own guests'", async (t) => {
+    const hostEnv = createHostEnv({ SVC_LOG_LEVEL: 'info', SVC_POOL_BACKEND: 'process', SVC_POOL_WARM: '1', SVC_POOL_MAX: '1' });
+    onCleanup(t, () => hostEnv.cleanup());
+    const killed = await serve(t, {}, hostEnv);
+    const first = await eventually('a warm guest', async () => (await poolView(killed.base)).guests?.find((guest) => guest.phase === 'idle'));
+    assert.match(first.guest_id, /^svc-pool-[0-9a-f]{6}-[0-9a-f]{8}$/);
+    // Another node's guest on the same store: registered under another tag.
+    const otherNode = await registerJitRunner(killed.base, 'svc-pool-0000ff-0123abcd');
+    killed.cli.child.kill('SIGKILL');
+    await killed.cli.exited;
+    await eventually('the killed guest to die with its server', async () => (first.pid !== null && alive(first.pid) ? undefined : true), 10_000);
+
+    const next = await serve(t, {}, hostEnv);
+    assert.match(next.cli.output(), /"removed":1,"msg":"built-in pool: removed runner registrations of guests a previous server left behind"/);
+    const names = await runnerNames(next.base);
+    assert.ok(!names.includes(first.guest_id), `the killed server's guest is unregistered: ${names.join(', ')}`);
+    assert.ok(names.includes(otherNode), "another node's guest is left alone");
+    const tag = first.guest_id.slice(0, 'svc-pool-000000-'.length);
+    await eventually('a new guest of the same tag', async () => (await poolView(next.base)).guests?.find((guest) => guest.guest_id.startsWith(tag)));
   });
 });

@@ -64,6 +64,16 @@ export async function runnerNames(base: string): Promise<string[]> {
   return answer.runners.map((runner) => runner.name);
 }
 
+/** Registers an ephemeral runner of the built-in pool named `name` through the operator API (no guest runs it). */
+export async function registerJitRunner(base: string, name: string): Promise<string> {
+  const created = await api<{ runner: { name: string } }>(base, '/api/v1/runners/generate-jitconfig', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name, labels: ['self-hosted', 'linux'] }),
+  });
+  return created.runner.name;
+}
+
 /** Polls `check` until it returns a value (not undefined); fails with `what` after `timeoutMs`. */
 export async function eventually<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 120_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;

@@ -15,6 +15,8 @@ export interface PoolManagerOptions {
   readonly logger: Logger;
   /** `<data dir>/pool`: each guest's runner root is `<rootDir>/<guestId>`. */
   readonly rootDir: string;
+  /** Guest ids (and runner names) are this followed by 8 hex digits (default `svc-pool-`). */
+  readonly guestPrefix?: string;
   readonly warm: number;
   readonly max: number;
   readonly labels: readonly string[];
@@ -135,7 +137,7 @@ export function createPoolManager(options: PoolManagerOptions): PoolManager {
   }
 
   function launch(): void {
-    const guestId = `svc-pool-${randomBytes(5).toString('hex')}`;
+    const guestId = `${options.guestPrefix ?? 'svc-pool-'}${randomBytes(4).toString('hex')}`;
     const slot: Slot = { guestId, root: join(options.rootDir, guestId), launchedAt: now(), phase: 'starting', runnerId: undefined, guest: undefined, tookJob: false, tail: [], settled: Promise.resolve() };
     slots.set(guestId, slot);
     totals.launched += 1;
