@@ -3,8 +3,8 @@ import { coreServices, definePlugin } from '../../core/kernel/index.js';
 import { runnerProvisioningServiceRef, statusWarningsExtensionPoint } from '../../core/ports/index.js';
 import { PROCESS_BACKEND_WARNING, selectBackend, type IsolationBackend, type IsolationKind } from './backends/index.js';
 import { createPoolManager, resolveRunnerCommand, waitUntilReachable, type BackoffSettings } from './manager/index.js';
-import { poolReadinessNote, poolWarnings, registerPoolRoute, type PoolChoice } from './pool-report.js';
 import { poolNodeTag } from './node-tag.js';
+import { poolReadinessNote, poolWarnings, registerPoolRoute, type PoolChoice } from './pool-report.js';
 import { removeStaleGuestRoots } from './stale-roots.js';
 
 export { createPoolManager, type PoolManager, type PoolManagerOptions, type PoolStatus } from './manager/index.js';

@@ -6,8 +6,9 @@
  * - Logs: each record's log in pages (log-book.ts); a closed page is `POST …/logs` (path
  *   `logs\<recordId>`), `POST …/logs/{id}` with the page's bytes, then a partial record update
  *   `{id, log: {id}}`; a record's last page goes at once, not at the next tick, and a running
- *   record's lines go up as a page once they are a second old (livePageAge). A step's lines are in the step's log only, not copied into the job
- *   record's log (the official runner copies them, which makes svc store each line twice).
+ *   record's lines go up as a page once they are a second old (livePageAge). A step's lines are
+ *   in the step's log only, not copied into the job record's log (the official runner copies
+ *   them, which makes svc store each line twice).
  * - Live feed: `POST …/timelines/{timelineId}/records/{jobId}/feed` (feed-queue.ts).
  * - Step summaries: `PUT …/records/{jobId}/attachments/Checks.Step.Summary/{stepRecordId}`.
  * - Completion: with `plan.version` ≥ 8 a `JobCompleted` plan event (5 attempts, 5 s apart; a
