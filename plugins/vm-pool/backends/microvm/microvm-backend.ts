@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
-import { ConflictError, InputError, UnavailableError } from '../../../../core/kernel/index.js';
+import { InputError, UnavailableError } from '../../../../core/kernel/index.js';
+import { createGuestStateDir } from '../guest-state-dir.js';
 import type { BackendProbe, Guest, GuestLaunch, IsolationBackend } from '../isolation-backend.js';
 import { planGuest, type GuestPlan } from '../namespace/guest-plan.js';
 import { findTool } from '../namespace/host-tools.js';
@@ -70,13 +71,7 @@ export function createMicrovmBackend(options: MicrovmBackendOptions): IsolationB
       }
       const stateDir = join(guestsDir, spec.guestId);
       const plan = planGuest(spec, { dataDir, stateDir, forwarderNode: realpathSync(process.execPath) });
-      mkdirSync(guestsDir, { recursive: true, mode: 0o700 });
-      try {
-        mkdirSync(stateDir, { mode: 0o700 });
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new ConflictError(`a microvm guest ${spec.guestId} already exists (${stateDir})`);
-        throw error;
-      }
+      createGuestStateDir(stateDir, 'microvm');
       try {
         return await startGuest(spec, { host: found, plan, stateDir, cacheDir: join(dataDir, 'microvm'), bootTimeoutMs: options.bootTimeoutMs ?? 120_000, cpus: options.cpus ?? availableParallelism() });
       } catch (error) {

@@ -1,12 +1,12 @@
-import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { ConflictError, UnavailableError } from '../../../../core/kernel/index.js';
+import { UnavailableError } from '../../../../core/kernel/index.js';
+import { createGuestStateDir } from '../guest-state-dir.js';
 import type { BackendProbe, Guest, GuestLaunch, IsolationBackend } from '../isolation-backend.js';
 import { runGuest } from './guest-process.js';
 import { planGuest } from './guest-plan.js';
 import { findTool, forwarderNode, missingTools } from './host-tools.js';
 import { initScript } from './init-script.js';
-import { probeNamespaceSupport } from './probe.js';
+import { probeNamespaceSupport, SLIRP_MISSING } from './probe.js';
 
 /** The part of a pino logger the backend uses. */
 export interface NamespaceLogger {
@@ -35,18 +35,12 @@ export function createNamespaceBackend(options: NamespaceBackendOptions): Isolat
       if (missing.length > 0) throw new UnavailableError(`namespace guests need ${missing.join(', ')} on the PATH (Debian packages util-linux and iproute2)`);
       const slirp4netns = findTool('slirp4netns', options.slirp4netns);
       if (spec.network && slirp4netns === undefined) {
-        throw new UnavailableError('outbound network for a namespace guest needs slirp4netns: install the Debian package slirp4netns (apt-get install slirp4netns)');
+        throw new UnavailableError(SLIRP_MISSING);
       }
       const stateDir = join(guestsDir, spec.guestId);
       const node = forwarderNode();
       const plan = planGuest(spec, { dataDir, stateDir, forwarderNode: node });
-      mkdirSync(guestsDir, { recursive: true, mode: 0o700 });
-      try {
-        mkdirSync(stateDir, { mode: 0o700 });
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new ConflictError(`a namespace guest ${spec.guestId} already exists (${stateDir})`);
-        throw error;
-      }
+      createGuestStateDir(stateDir, 'namespace');
       const setpriv = findTool('setpriv') ?? 'setpriv';
       const script = initScript(plan, { setpriv, node });
       const guest = await runGuest(spec, stateDir, script, { unshare: findTool('unshare') ?? 'unshare', setpriv, sh: findTool('sh') ?? 'sh', slirp4netns });

@@ -24,7 +24,7 @@ const STAGE_PROBLEMS: Record<string, string> = {
   loopback: 'bringing up loopback in a new network namespace failed',
 };
 
-const SLIRP_MISSING = 'outbound network for namespace guests needs slirp4netns (apt-get install slirp4netns)';
+export const SLIRP_MISSING = 'outbound network for namespace guests needs slirp4netns: install the Debian package slirp4netns (apt-get install slirp4netns)';
 
 export async function probeNamespaceSupport(slirpOverride: string | undefined): Promise<BackendProbe> {
   if (process.platform !== 'linux') return { ok: false, reason: `namespace guests need Linux (this host is ${process.platform})` };
