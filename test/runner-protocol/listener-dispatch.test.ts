@@ -29,8 +29,10 @@ for (const backend of RUNNER_BACKENDS) {
       const latencyMs = performance.now() - queuedAt;
       assert.equal(message?.body['requestId'], job.id);
       t.diagnostic(`queued -> delivered to the waiting poll: ${latencyMs.toFixed(1)} ms (${backend.kind})`);
-      // A wake-up by notification, not the engine's 5 s re-read nor the 20 s hold.
-      assert.ok(latencyMs < 1000, `delivered ${latencyMs.toFixed(0)} ms after queueing`);
+      // A wake-up by notification, not the engine's 5 s re-read nor the 20 s hold: the poll waited
+      // 300 ms before the job was queued, so a re-read could deliver it 4.7 s after at the earliest.
+      // (How fast the wake-up is, is bench:protocol's figure; this only tells the mechanism apart.)
+      assert.ok(latencyMs < 4500, `delivered ${latencyMs.toFixed(0)} ms after queueing: by the re-read, not a wake-up`);
     });
 
     it('hands no job to a poll that says Busy (its Worker may still be exiting); the next Online poll gets it', async (t) => {
