@@ -16,6 +16,13 @@ module.exports = {
       to: { path: '^(core/(kernel|engine|ports)|backends|plugins|cli|runner)/' },
     },
     {
+      name: 'node-dist-is-standalone',
+      comment: 'core/node-dist (Node.js releases for svc-runner and the pool) imports nothing of ours.',
+      severity: 'error',
+      from: { path: '^core/node-dist/' },
+      to: { path: '^(core/(?!node-dist/)[^/]+|backends|plugins|cli|runner)/' },
+    },
+    {
       name: 'kernel-knows-no-ci',
       comment: 'The kernel imports plugins and backends only lazily from its catalog.',
       severity: 'error',

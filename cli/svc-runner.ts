@@ -2,8 +2,9 @@
 // svc-runner: the bundled runner's command line (SPEC "Command-line client"; runner/README.md).
 import { hostname } from 'node:os';
 import { Command, Option } from 'commander';
+import { DEFAULT_NODE_DIST, NODE_DIST_VARIABLE } from '../core/node-dist/index.js';
 import { OAuthTokenError, RunnerHttpError, RunnerNetworkError, RunnerProtocolError, runnerIdentity } from '../runner/client/index.js';
-import { DEFAULT_NODE_DIST, NODE_DIST_VARIABLE, RunnerConfigError, RunnerRoot, readRunnerSettings, readRunnerVersions } from '../runner/config/index.js';
+import { RunnerConfigError, RunnerRoot, readRunnerSettings, readRunnerVersions } from '../runner/config/index.js';
 import { ConfigureError, NotConfiguredError, configureRunner, consoleTerminal, removeRunner, runListener } from '../runner/listener/index.js';
 
 // Not core/kernel's readVersions: the kernel's index loads the server, which the listener must not hold (runner/config/package-versions.ts).

@@ -3,7 +3,7 @@ import { mkdir, symlink } from 'node:fs/promises';
 import { dirname, join, posix, relative, resolve, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
-import { RunnerConfigError } from './runner-root.js';
+import { NodeDistError } from './node-dist-error.js';
 
 /**
  * Unpacks a `.tar.gz` into `dest`, dropping the first path component (`node-v20.20.2-linux-x64/`).
@@ -13,7 +13,7 @@ import { RunnerConfigError } from './runner-root.js';
 export async function unpackTarGz(archive: string, dest: string): Promise<void> {
   const root = resolve(dest);
   await mkdir(root, { recursive: true });
-  // Loaded here, not at start: only `configure` unpacks, and the listener stays small (npm run bench:runner).
+  // Loaded here, not at start: an idle svc-runner listener never unpacks and stays small (npm run bench:runner).
   // tar-stream is CommonJS: its module.exports is `default` both under Node's loader and in the
   // esbuild bundle (which has no named exports for it).
   const { default: tarStream } = await import('tar-stream');
@@ -38,18 +38,18 @@ export async function unpackTarGz(archive: string, dest: string): Promise<void> 
       } else if (type === 'symlink') {
         const link = header.linkname ?? '';
         const pointsTo = resolve(dirname(target), link);
-        if (posix.isAbsolute(link) || !inside(root, pointsTo)) throw new RunnerConfigError(`the archive's symlink ${header.name} points outside it (${link})`);
+        if (posix.isAbsolute(link) || !inside(root, pointsTo)) throw new NodeDistError(`the archive's symlink ${header.name} points outside it (${link})`);
         await mkdir(dirname(target), { recursive: true });
         await symlink(link, target);
         entry.resume();
       } else {
-        throw new RunnerConfigError(`the archive holds ${header.name} of type ${String(type)}, which svc-runner does not unpack`);
+        throw new NodeDistError(`the archive holds ${header.name} of type ${String(type)}, which is not unpacked (only files, folders and inner symlinks are)`);
       }
     }
     await feeding;
   } catch (error) {
-    if (error instanceof RunnerConfigError) throw error;
-    throw new RunnerConfigError(`cannot unpack ${archive}: ${(error as Error).message}`, { cause: error });
+    if (error instanceof NodeDistError) throw error;
+    throw new NodeDistError(`cannot unpack ${archive}: ${(error as Error).message}`, { cause: error });
   } finally {
     extract.destroy();
   }
@@ -57,7 +57,7 @@ export async function unpackTarGz(archive: string, dest: string): Promise<void> 
 
 function entryTarget(root: string, name: string): string | undefined {
   const parts = name.split('/').filter((part) => part !== '' && part !== '.');
-  if (name.startsWith('/') || parts.includes('..')) throw new RunnerConfigError(`the archive holds an unsafe path: ${name}`);
+  if (name.startsWith('/') || parts.includes('..')) throw new NodeDistError(`the archive holds an unsafe path: ${name}`);
   const stripped = parts.slice(1);
   if (stripped.length === 0) return undefined;
   return join(root, ...stripped);

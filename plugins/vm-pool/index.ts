@@ -1,10 +1,13 @@
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { coreServices, definePlugin } from '../../core/kernel/index.js';
+import { setTimeout as delay } from 'node:timers/promises';
+import { coreServices, definePlugin, readVersions } from '../../core/kernel/index.js';
 import { runnerProvisioningServiceRef, statusWarningsExtensionPoint } from '../../core/ports/index.js';
 import { PROCESS_BACKEND_WARNING, selectBackend, type IsolationBackend, type IsolationKind } from './backends/index.js';
 import { createPoolManager, resolveRunnerCommand, waitUntilReachable, type BackoffSettings } from './manager/index.js';
 import { poolNodeTag } from './node-tag.js';
 import { poolReadinessNote, poolWarnings, registerPoolRoute, type PoolChoice } from './pool-report.js';
+import { createNodeRuntimes, type NodeRuntimesOptions } from './runtimes/index.js';
 import { removeStaleGuestRoots } from './stale-roots.js';
 
 export { createPoolManager, type PoolManager, type PoolManagerOptions, type PoolStatus } from './manager/index.js';
@@ -14,7 +17,12 @@ export interface VmPoolOptions {
   /** Replace built-in backends (tests): a backend, or the reason it is unavailable. */
   readonly backends?: Partial<Record<IsolationKind, () => Promise<IsolationBackend | string>>>;
   readonly backoff?: BackoffSettings;
+  /** Replace the Node.js taken as svc's own runtime (tests: a server "on" another major). */
+  readonly serverNode?: NodeRuntimesOptions['serverNode'];
 }
+
+/** How long the first guests wait for the runtimes' provisioning before they start without what is not there yet. */
+const RUNTIMES_WAIT_MS = 60_000;
 
 /**
  * The built-in pool (plugins/vm-pool/README.md): warm guests, each one ephemeral `svc-runner`
@@ -36,7 +44,7 @@ export function createVmPoolPlugin(options: VmPoolOptions = {}) {
     async init({ config, logger, lifecycle, provisioning, statusWarnings }, env) {
       const knobs = config.env.pool;
       const rootDir = join(config.dataDir, 'pool');
-      let choice: PoolChoice = { manager: undefined, reason: 'SVC_POOL_BACKEND=off', fallback: undefined, unavailable: false };
+      let choice: PoolChoice = { manager: undefined, reason: 'SVC_POOL_BACKEND=off', fallback: undefined, unavailable: false, runtimes: undefined, toolCache: undefined };
       const selection = await selectBackend({
         choice: knobs.backend,
         network: knobs.network,
@@ -66,6 +74,16 @@ export function createVmPoolPlugin(options: VmPoolOptions = {}) {
           { backend: selection.backend.kind, warm: knobs.warm, max: knobs.max, labels: knobs.labels, runner: runner.source },
           `built-in pool: ${knobs.warm} warm guests, at most ${knobs.max}, labels ${knobs.labels.join(',')}`,
         );
+        const versions = readVersions();
+        const runtimes = createNodeRuntimes({
+          dir: join(config.dataDir, 'runtimes'),
+          versions: { node20: versions.node20Version, node24: versions.node24Version },
+          dist: knobs.nodeDist,
+          logger,
+          ...(options.serverNode === undefined ? {} : { serverNode: options.serverNode }),
+        });
+        const toolCache = knobs.toolCache === 'off' ? undefined : (knobs.toolCache ?? join(config.dataDir, 'tool-cache'));
+        if (toolCache !== undefined) await mkdir(toolCache, { recursive: true, mode: 0o700 });
         const manager = createPoolManager({
           backend: selection.backend,
           provisioning,
@@ -82,9 +100,15 @@ export function createVmPoolPlugin(options: VmPoolOptions = {}) {
           runnerSocket: config.env.runnerSocket,
           serverReady: (signal) =>
             waitUntilReachable(() => lifecycle.publicUrl(), signal, (url) => logger.warn({ url }, `built-in pool: ${url} does not answer yet; guests are launched once it does (SVC_PUBLIC_URL must reach this server)`)),
+          runtimes: () => runtimes.list(),
+          runtimesReady: async (signal) => {
+            const waited = await Promise.race([runtimes.provision(signal).then(() => true), delay(RUNTIMES_WAIT_MS, false, { signal }).catch(() => true)]);
+            if (!waited) logger.warn(`built-in pool: the JavaScript runtimes are still being provisioned after ${RUNTIMES_WAIT_MS / 1000} s; guests start without them meanwhile`);
+          },
+          ...(toolCache === undefined ? {} : { toolCache }),
           ...(options.backoff === undefined ? {} : { backoff: options.backoff }),
         });
-        choice = { manager, reason: selection.reason, fallback: selection.fallback, unavailable: false };
+        choice = { manager, reason: selection.reason, fallback: selection.fallback, unavailable: false, runtimes, toolCache };
         env.addWorker({
           name: 'guest-pool',
           start() {

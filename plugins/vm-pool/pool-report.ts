@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { StatusWarning } from '../../core/ports/index.js';
 import { CRASH_LOOP_FAILURES, type PoolManager } from './manager/index.js';
+import type { NodeRuntimes } from './runtimes/index.js';
 
 /** What the pool plugin decided at start: the backend and why, or why there is no pool. */
 export interface PoolChoice {
@@ -11,6 +12,10 @@ export interface PoolChoice {
   readonly fallback: string | undefined;
   /** Asked for (auto) but no backend can run here. */
   readonly unavailable: boolean;
+  /** The node20/node24 runtimes guests get (undefined without a pool). */
+  readonly runtimes: NodeRuntimes | undefined;
+  /** The tool cache guests share, if any. */
+  readonly toolCache: string | undefined;
 }
 
 /** The pool's conditions for `GET /api/v1/status` (status warnings). */
@@ -19,6 +24,9 @@ export function poolWarnings(choice: PoolChoice): StatusWarning[] {
   if (choice.unavailable) warnings.push({ code: 'pool_unavailable', message: `the built-in pool runs no guests: ${choice.reason}` });
   if (choice.fallback !== undefined) {
     warnings.push({ code: 'pool_backend_fallback', message: `the built-in pool runs jobs without isolation (process backend): the namespace backend cannot be used: ${choice.fallback}` });
+  }
+  for (const runtime of choice.runtimes?.list() ?? []) {
+    if (runtime.state === 'missing') warnings.push({ code: 'pool_runtime_missing', message: `${runtime.name} actions fail on the built-in pool: ${runtime.reason}` });
   }
   const status = choice.manager?.status();
   if (status !== undefined && status.consecutiveFailures >= CRASH_LOOP_FAILURES) {
@@ -63,6 +71,15 @@ export function registerPoolRoute(app: FastifyInstance, choice: PoolChoice): voi
             consecutive_failures: status.consecutiveFailures,
             last_failure: status.lastFailure ?? null,
             retry_at: status.retryAt === undefined ? null : new Date(status.retryAt).toISOString(),
+            runtimes: (choice.runtimes?.list() ?? []).map((runtime) => ({
+              name: runtime.name,
+              version: runtime.version,
+              state: runtime.state,
+              source: runtime.state === 'ready' ? runtime.source : null,
+              path: runtime.state !== 'ready' ? null : runtime.source === 'server' ? runtime.node : runtime.dir,
+              reason: runtime.state === 'missing' ? runtime.reason : null,
+            })),
+            tool_cache: choice.toolCache ?? null,
           }),
     };
   });

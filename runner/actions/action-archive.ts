@@ -17,7 +17,7 @@ import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { createGunzip } from 'node:zlib';
 import { extract as tarExtract } from 'tar-stream';
-import { unpackTarGz } from '../config/index.js';
+import { unpackTarGz } from '../../core/node-dist/index.js';
 import type { StepLog } from '../handlers/index.js';
 import type { DownloadInfo } from './download-info.js';
 import { ActionResolveError, fetchWithRetry, safeUrl, type HttpSettings } from './http-retry.js';

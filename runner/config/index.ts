@@ -8,8 +8,7 @@ export { formatRunnerCredentials, parseRunnerCredentials, readRunnerCredentials,
 export type { RunnerCredentials } from './runner-credentials.js';
 export { loadOrCreateRunnerKey, readRunnerKey, writeRunnerKey } from './rsa-key-file.js';
 export { applyJitConfig, decodeJitConfig } from './jit-config.js';
-export { DEFAULT_NODE_DIST, NODE_DIST_VARIABLE, installNodeRuntimes, installedNodeVersion, nodeArchiveName, nodeRuntimeDir } from './node-externals.js';
+export { installNodeRuntimes, installedNodeVersion, nodeRuntimeDir } from './node-externals.js';
 export type { ExternalsOptions, NodeRuntime } from './node-externals.js';
-export { unpackTarGz } from './tar-unpack.js';
 export { readRunnerVersions } from './package-versions.js';
 export type { RunnerVersions } from './package-versions.js';

@@ -14,6 +14,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { git } from '../snapshots/support.js';
 import { createHostEnv, TEST_SYSTEM_TOKEN } from '../support/host-env.js';
+import { nodeDistMirror, nodeDistMirrorUnavailable } from '../support/node-dist-mirror.js';
 import { PROJECT_ROOT } from '../support/spawn-cli.js';
 
 /** tsx by absolute URL: `svc run` starts in the user's repository, where `--import tsx` would not resolve. */
@@ -141,6 +142,19 @@ export interface PoolOptions {
   readonly env?: Readonly<Record<string, string>>;
 }
 
+/**
+ * Pool servers get node 24 as a user's server does, from a nodejs.org/dist mirror: here the
+ * offline one of test/support/node-dist-mirror.ts (built once per machine).
+ */
+async function nodeDistEnv(): Promise<Record<string, string>> {
+  const unavailable = nodeDistMirrorUnavailable();
+  if (unavailable !== undefined) {
+    process.stderr.write(`\n!! the pool's guests get no node 24 here: ${unavailable}\n\n`);
+    return {};
+  }
+  return { SVC_RUNNER_NODE_DIST: (await nodeDistMirror()).dir };
+}
+
 export interface PoolServer extends RunServer {
   /** The server's data directory (the pool's guest roots and the runner socket are in it). */
   readonly dataDir: string;
@@ -151,7 +165,15 @@ export interface PoolServer extends RunServer {
  * `svc serve` runs for a user who installed nothing else; resolves once a guest waits for a job.
  */
 export async function startServerWithPool(backend: PoolBackend, options: PoolOptions): Promise<PoolServer> {
-  const hostEnv = createHostEnv({ SVC_LOG_LEVEL: 'info', SVC_POOL_BACKEND: backend, SVC_POOL_WARM: String(options.warm), SVC_POOL_MAX: String(options.max), SVC_POOL_STOP_GRACE_SECONDS: '5', ...options.env });
+  const hostEnv = createHostEnv({
+    SVC_LOG_LEVEL: 'info',
+    SVC_POOL_BACKEND: backend,
+    SVC_POOL_WARM: String(options.warm),
+    SVC_POOL_MAX: String(options.max),
+    SVC_POOL_STOP_GRACE_SECONDS: '5',
+    ...(await nodeDistEnv()),
+    ...options.env,
+  });
   const plugins = hostEnv.writePlugins(['management-api', 'blobs', 'engine', 'local-runs', 'vm-pool', 'runner-protocol', 'checkout-relay'].map((id) => `[[plugin]]\nid = "${id}"\n`).join('\n'));
   const serve = spawnTs('cli/svc.ts', ['serve'], hostEnv.env, hostEnv.dir);
   const stop = async () => {

@@ -27,6 +27,9 @@ export function createHostEnv(extra: Record<string, string> = {}): HostEnv {
     SVC_LOG_LEVEL: 'silent',
     // No built-in pool guests unless a test asks for them (test/vm-pool sets SVC_POOL_BACKEND).
     SVC_POOL_BACKEND: 'off',
+    // Nothing is downloaded from nodejs.org: a pool provisions no node runtime (its guests get
+    // the one running svc) unless the test points this at test/support/node-dist-mirror.ts.
+    SVC_RUNNER_NODE_DIST: join(dir, 'no-node-dist'),
     ...extra,
   };
   return {

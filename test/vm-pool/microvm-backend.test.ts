@@ -117,6 +117,7 @@ describe('microvm backend', { skip }, () => {
         args: ['-e', program({ root, secret, hostPort, serverPort: 9090, waitForTerm: network })],
         env: { PATH: '/usr/bin:/bin', GUEST_MARK: 'yes' },
         runnerRoot: root,
+        mounts: [],
         serverUrl: 'http://127.0.0.1:9090',
         runnerSocket: socket,
         network,

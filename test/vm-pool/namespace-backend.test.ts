@@ -64,6 +64,7 @@ function sandbox(t: TestContext): Sandbox {
         args: ['-e', program],
         env: { PATH: '/usr/bin:/bin', GUEST_MARK: 'yes' },
         runnerRoot,
+        mounts: [],
         serverUrl: 'http://127.0.0.1:9',
         runnerSocket: undefined,
         network: false,
@@ -151,6 +152,32 @@ describe('namespace backend', { skip }, () => {
     assert.equal(result.cwd, box.runnerRoot);
     assert.equal(result.caps, '0000000000000000', 'the runner has no capabilities');
     assert.equal(result.remount, 'refused', 'so it cannot make its read-only mounts writable');
+  });
+
+  it('shows the launch mounts at their host paths: read-only ones unwritable, writable ones shared with the host', async (t) => {
+    const box = sandbox(t);
+    const runtimes = join(box.dataDir, 'runtimes', 'node24');
+    const toolCache = join(box.dataDir, 'tool-cache');
+    mkdirSync(join(runtimes, 'bin'), { recursive: true });
+    mkdirSync(toolCache, { recursive: true });
+    writeFileSync(join(runtimes, 'bin', 'node'), 'the runtime');
+    writeFileSync(join(box.dataDir, 'svc.db'), 'host only');
+    const program = `
+      const fs = require('node:fs');
+      const attempt = (f) => { try { f(); return 'ok'; } catch (e) { return e.code; } };
+      console.log(JSON.stringify({
+        runtime: fs.readFileSync(${JSON.stringify(join(runtimes, 'bin', 'node'))}, 'utf8'),
+        runtimeWrite: attempt(() => fs.writeFileSync(${JSON.stringify(join(runtimes, 'bin', 'node'))}, 'trojan')),
+        cacheWrite: attempt(() => { fs.mkdirSync(${JSON.stringify(join(toolCache, 'tool', '1.0.0', 'x64'))}, { recursive: true }); fs.writeFileSync(${JSON.stringify(join(toolCache, 'tool', '1.0.0', 'x64.complete'))}, ''); }),
+        dataDir: fs.readdirSync(${JSON.stringify(box.dataDir)}).sort(),
+      }));`;
+    const { result } = await report<Record<string, unknown>>(box, program, { mounts: [{ path: runtimes, writable: false }, { path: toolCache, writable: true }] });
+    assert.equal(result.runtime, 'the runtime');
+    assert.equal(result.runtimeWrite, 'EROFS', 'a job cannot replace the runtime later guests run');
+    assert.equal(result.cacheWrite, 'ok');
+    assert.ok(existsSync(join(toolCache, 'tool', '1.0.0', 'x64.complete')), 'what a job adds to the tool cache is there for the next guest');
+    assert.equal(readFileSync(join(runtimes, 'bin', 'node'), 'utf8'), 'the runtime');
+    assert.deepEqual(result.dataDir, ['runners', 'runtimes', 'tool-cache'], 'of the data dir, only the paths to the mounts');
   });
 
   it('binds the directory of a script argument read-only, hiding the data dir inside it', async (t) => {

@@ -61,6 +61,7 @@ describe('namespace guest and svc serve', { skip }, () => {
       args: ['-e', GUEST_PROGRAM],
       env: { PATH: '/usr/bin:/bin', SERVER_URL: serverUrl },
       runnerRoot,
+      mounts: [],
       serverUrl,
       runnerSocket: socket,
       network: false,

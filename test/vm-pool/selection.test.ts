@@ -136,5 +136,13 @@ describe('built-in pool: knobs', () => {
     assert.throws(() => config({ SVC_POOL_MICROVM_ACCEL: 'hvf' }), /SVC_POOL_MICROVM_ACCEL='hvf' is not allowed; use kvm or tcg/);
     if (process.platform === 'linux') assert.equal(config({ SVC_POOL_BACKEND: 'microvm' }).runnerSocket, '/tmp/svc-knobs/.local/state/svc/runner.sock', 'microvm guests need the runner socket too');
     assert.ok(config({ SVC_POOL_MAX: 'many' }).warnings.some((warning) => warning.startsWith("SVC_POOL_MAX='many' is not an integer")));
+    assert.equal(config({}).pool.toolCache, undefined, 'the tool cache defaults into the data dir');
+    assert.equal(config({ SVC_POOL_TOOL_CACHE: '/srv/tool-cache' }).pool.toolCache, '/srv/tool-cache');
+    assert.equal(config({ SVC_POOL_TOOL_CACHE: 'OFF' }).pool.toolCache, 'off');
+    assert.throws(() => config({ SVC_POOL_TOOL_CACHE: 'tools' }), /SVC_POOL_TOOL_CACHE='tools' must be an absolute path/);
+    assert.equal(config({}).pool.nodeDist, undefined);
+    assert.equal(config({ SVC_RUNNER_NODE_DIST: '/srv/node-dist' }).pool.nodeDist, '/srv/node-dist');
+    assert.equal(config({ SVC_RUNNER_NODE_DIST: 'https://mirror.example/node/' }).pool.nodeDist, 'https://mirror.example/node/');
+    assert.throws(() => config({ SVC_RUNNER_NODE_DIST: 'mirror.example/node' }), /SVC_RUNNER_NODE_DIST='mirror\.example\/node' must be an http\(s\) URL or an absolute directory/);
   });
 });

@@ -21,6 +21,13 @@ export interface PoolConfig {
   readonly runnerCommand: readonly string[] | undefined;
   /** SVC_POOL_NETWORK: whether guests get outbound network (default on; `off` keeps jobs offline). */
   readonly network: boolean;
+  /**
+   * SVC_POOL_TOOL_CACHE: the tool cache every guest shares (RUNNER_TOOL_CACHE), an absolute path;
+   * undefined: `<data dir>/tool-cache`; `off`: none shared (each guest starts with an empty one).
+   */
+  readonly toolCache: string | 'off' | undefined;
+  /** SVC_RUNNER_NODE_DIST: where the pool's node20/node24 runtimes come from (a nodejs.org/dist mirror, URL or directory). */
+  readonly nodeDist: string | undefined;
   /** The microvm backend's knobs. */
   readonly microvm: MicrovmConfig;
 }
@@ -99,6 +106,16 @@ function absolutePathKnob(name: string, raw: string | undefined): string | undef
   return path;
 }
 
+/** A nodejs.org/dist mirror: an http(s) or file URL, or an absolute directory. */
+function nodeDistKnob(raw: string | undefined): string | undefined {
+  const value = raw?.trim();
+  if (value === undefined || value === '') return undefined;
+  if (!/^(https?|file):\/\//i.test(value) && !value.startsWith('/')) {
+    throw new ConfigError(`SVC_RUNNER_NODE_DIST='${raw ?? ''}' must be an http(s) URL or an absolute directory laid out as https://nodejs.org/dist`);
+  }
+  return value;
+}
+
 function readMicrovmConfig(env: Readonly<Record<string, string | undefined>>, report: KnobReport): MicrovmConfig {
   const rawAccel = env.SVC_POOL_MICROVM_ACCEL?.trim().toLowerCase();
   const accel = rawAccel === undefined || rawAccel === '' ? 'kvm' : rawAccel;
@@ -138,6 +155,8 @@ export function readPoolConfig(env: Readonly<Record<string, string | undefined>>
     stopGraceSecs: integerKnob({ name: 'SVC_POOL_STOP_GRACE_SECONDS', defaultValue: 60, min: 0 }, env.SVC_POOL_STOP_GRACE_SECONDS, report),
     runnerCommand,
     network: switchOnByDefault(env.SVC_POOL_NETWORK),
+    toolCache: env.SVC_POOL_TOOL_CACHE?.trim().toLowerCase() === 'off' ? 'off' : absolutePathKnob('SVC_POOL_TOOL_CACHE', env.SVC_POOL_TOOL_CACHE),
+    nodeDist: nodeDistKnob(env.SVC_RUNNER_NODE_DIST),
     microvm: readMicrovmConfig(env, report),
   };
 }

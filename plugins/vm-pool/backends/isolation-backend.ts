@@ -31,6 +31,11 @@ export interface GuestLaunch {
    * so the paths in `args` stay valid. The pool deletes it after the guest exits.
    */
   readonly runnerRoot: string;
+  /**
+   * Host directories the guest sees at the same path besides its runner root: the pool's
+   * JavaScript runtimes (read-only) and the shared tool cache (writable). Each exists.
+   */
+  readonly mounts: readonly GuestMount[];
   /** `SVC_PUBLIC_URL` of the control plane: the address the runner and the job use for it. */
   readonly serverUrl: string;
   /**
@@ -45,6 +50,12 @@ export interface GuestLaunch {
   readonly limits: GuestLimits;
   /** Every line the guest writes on stdout/stderr (the pool logs them at debug level). */
   readonly onOutput: (stream: 'stdout' | 'stderr', line: string) => void;
+}
+
+export interface GuestMount {
+  /** Absolute host path, mounted at the same path inside the guest. */
+  readonly path: string;
+  readonly writable: boolean;
 }
 
 export interface GuestLimits {

@@ -6,6 +6,7 @@ import type { RunnerProvisioning } from '../../../core/ports/index.js';
 import type { Guest, GuestExit, GuestLimits, IsolationBackend } from '../backends/index.js';
 import { backoffDelay, DEFAULT_BACKOFF, type BackoffSettings } from './backoff.js';
 import { guestEnvironment, prepareGuestRoot, removeGuestRoot } from './guest-root.js';
+import type { RuntimeState } from '../runtimes/index.js';
 import type { GuestPhase, PoolStatus } from './pool-status.js';
 import type { RunnerCommand } from './runner-command.js';
 
@@ -34,6 +35,15 @@ export interface PoolManagerOptions {
   readonly backoff?: BackoffSettings;
   readonly now?: () => number;
   readonly environment?: (root: string) => Record<string, string>;
+  /** The JavaScript runtimes guests get in `externals/`, as they stand at each launch. */
+  readonly runtimes?: () => readonly RuntimeState[];
+  /**
+   * Resolves once the runtimes are provisioned or the pool stops waiting for them; the pool
+   * launches nothing before (default: at once).
+   */
+  readonly runtimesReady?: (signal: AbortSignal) => Promise<void>;
+  /** The tool cache every guest shares (writable, RUNNER_TOOL_CACHE); undefined: none. */
+  readonly toolCache?: string;
 }
 
 export interface PoolManager {
@@ -69,7 +79,8 @@ export function createPoolManager(options: PoolManagerOptions): PoolManager {
   const { backend, provisioning, logger } = options;
   const now = options.now ?? Date.now;
   const backoff = options.backoff ?? DEFAULT_BACKOFF;
-  const environment = options.environment ?? ((root: string) => guestEnvironment(root));
+  const environment = options.environment ?? ((root: string) => guestEnvironment(root, options.toolCache));
+  const runtimes = options.runtimes ?? (() => []);
   const slots = new Map<string, Slot>();
   const events = new EventEmitter();
   events.setMaxListeners(0);
@@ -148,11 +159,12 @@ export function createPoolManager(options: PoolManagerOptions): PoolManager {
   async function run(slot: Slot): Promise<void> {
     let exit: GuestExit | undefined;
     try {
-      ready ??= (options.serverReady ?? (async () => undefined))(abort.signal);
+      ready ??= Promise.all([(options.serverReady ?? (async () => undefined))(abort.signal), (options.runtimesReady ?? (async () => undefined))(abort.signal)]).then(() => undefined);
       await ready;
       const { encodedJitConfig, runnerId } = await provisioning.provision({ name: slot.guestId, labels: options.labels });
       slot.runnerId = runnerId;
-      await prepareGuestRoot(slot.root);
+      const guestRuntimes = runtimes();
+      await prepareGuestRoot(slot.root, guestRuntimes);
       if (state !== 'running') return;
       slot.guest = await backend.launch({
         guestId: slot.guestId,
@@ -160,6 +172,10 @@ export function createPoolManager(options: PoolManagerOptions): PoolManager {
         args: [...options.runner.args, 'run', '--jitconfig', encodedJitConfig, '--once', '--runner-root', slot.root],
         env: environment(slot.root),
         runnerRoot: slot.root,
+        mounts: [
+          ...guestRuntimes.flatMap((runtime) => (runtime.state === 'ready' && runtime.source === 'provisioned' ? [{ path: runtime.dir, writable: false }] : [])),
+          ...(options.toolCache === undefined ? [] : [{ path: options.toolCache, writable: true }]),
+        ],
         serverUrl: options.serverUrl(),
         runnerSocket: options.runnerSocket,
         network: options.network ?? true,

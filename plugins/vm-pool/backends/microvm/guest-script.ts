@@ -26,6 +26,8 @@ export interface GuestScriptInput {
   /** Tags of the top-level system directories (`usr` -> tag) and of the read-only binds (path -> tag). */
   readonly systemTags: ReadonlyMap<string, string>;
   readonly bindTags: ReadonlyMap<string, string>;
+  /** Tags of the launch's mounts (path -> tag). */
+  readonly mountTags: ReadonlyMap<string, string>;
   readonly env: Readonly<Record<string, string>>;
   /** Random per guest: the runner cannot forge the host's markers without it. */
   readonly nonce: string;
@@ -89,6 +91,13 @@ export function guestScript(input: GuestScriptInput): string {
   for (const path of plan.masks) lines.push(`mount -t tmpfs -o mode=0755,nosuid,nodev svc-mask ${at(path)}`);
   lines.push(
     `mkdir -p ${at(plan.runnerRoot)} && mount --move /run/launch ${at(plan.runnerRoot)} || svc_fail 'cannot mount the runner root'`,
+  );
+  for (const mount of plan.mounts) {
+    const tag = input.mountTags.get(mount.path);
+    if (tag === undefined) continue;
+    lines.push(`mkdir -p ${at(mount.path)}`, `mount -t 9p -o ${NINE_P},${mount.writable ? 'rw' : 'ro,cache=loose'} ${tag} ${at(mount.path)} || svc_fail ${q(`cannot mount ${mount.path}`)}`);
+  }
+  lines.push(
     'ip link set lo up',
     // The NIC is there whatever the network setting: the runner-socket forward is on it.
     'ip link set eth0 up && ip addr add 10.0.2.15/24 dev eth0 && ip route add default via 10.0.2.2 || svc_fail "no network device"',

@@ -108,9 +108,14 @@ async function startGuest(spec: GuestLaunch, setup: GuestSetup): Promise<Guest> 
     bindTags.set(dir, `ro-${index}`);
     shares.push({ tag: `ro-${index}`, hostPath: dir, readOnly: true });
   });
+  const mountTags = new Map<string, string>();
+  plan.mounts.forEach((mount, index) => {
+    mountTags.set(mount.path, `mnt-${index}`);
+    shares.push({ tag: `mnt-${index}`, hostPath: mount.path, readOnly: !mount.writable });
+  });
   const nonce = randomBytes(12).toString('hex');
   const launchFile = join(plan.runnerRoot, LAUNCH_FILE);
-  writeFileSync(launchFile, guestScript({ plan, systemTags, bindTags, env: spec.env, nonce }), { mode: 0o600, flag: 'wx' });
+  writeFileSync(launchFile, guestScript({ plan, systemTags, bindTags, mountTags, env: spec.env, nonce }), { mode: 0o600, flag: 'wx' });
   const qemu = qemuCommand({
     host,
     kernel: await bootableKernel(host.kernel, host.kernelVersion, setup.cacheDir),

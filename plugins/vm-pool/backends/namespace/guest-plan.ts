@@ -2,7 +2,7 @@ import { existsSync, lstatSync, readlinkSync, realpathSync, statSync } from 'nod
 import { isIP } from 'node:net';
 import { dirname, isAbsolute, join, sep } from 'node:path';
 import { ConfigError, InputError } from '../../../../core/kernel/index.js';
-import type { GuestLaunch } from '../isolation-backend.js';
+import type { GuestLaunch, GuestMount } from '../isolation-backend.js';
 
 /** Host system directories the guest sees through a per-guest writable overlay (or as symlinks). */
 const SYSTEM_DIRS = ['usr', 'bin', 'sbin', 'lib', 'lib32', 'lib64', 'libx32', 'etc', 'opt'] as const;
@@ -20,6 +20,8 @@ export interface GuestPlan {
   /** Paths inside a read-only bind covered by an empty tmpfs (the data dir, the socket's dir). */
   readonly masks: readonly string[];
   readonly runnerRoot: string;
+  /** The launch's mounts (real paths), bound after the runner root. */
+  readonly mounts: readonly GuestMount[];
   /** The runner socket and the port the forwarder answers on, when there is a socket. */
   readonly forward: { readonly socket: string; readonly port: number } | undefined;
   readonly hosts: string;
@@ -66,6 +68,11 @@ export function planGuest(spec: GuestLaunch, context: PlanContext): GuestPlan {
     readOnlyBinds,
     masks,
     runnerRoot,
+    mounts: spec.mounts.map((mount) => {
+      if (!isAbsolute(mount.path) || !existsSync(mount.path)) throw new InputError(`guest mount ${mount.path} must be an existing absolute path`);
+      if (/[,:\\]/.test(mount.path)) throw new ConfigError(`${mount.path} cannot be shared with guests: its path holds ',', ':' or '\\'`);
+      return { path: realpathSync(mount.path), writable: mount.writable };
+    }),
     forward: spec.runnerSocket === undefined ? undefined : { socket: spec.runnerSocket, port: serverPort(spec.serverUrl) },
     hosts: hostsFile(spec.serverUrl),
     network: spec.network,

@@ -99,6 +99,10 @@ export function initScript(plan: GuestPlan, tools: InitTools): string {
   }
   for (const path of plan.masks) lines.push(`mount -t tmpfs -o mode=0755,nosuid,nodev svc-mask ${at(path)}`);
   lines.push(`mkdir -p ${at(plan.runnerRoot)}`, `mount --bind ${q(plan.runnerRoot)} ${at(plan.runnerRoot)}`);
+  for (const mount of plan.mounts) {
+    lines.push(`mkdir -p ${at(mount.path)}`, `mount --bind ${q(mount.path)} ${at(mount.path)}`);
+    if (!mount.writable) lines.push(`mount -o remount,bind,ro ${at(mount.path)}`);
+  }
   if (plan.forward !== undefined) lines.push(`: > ${at(GUEST_SOCKET)}`, `mount --bind ${q(plan.forward.socket)} ${at(GUEST_SOCKET)}`);
   lines.push(
     `cd ${q(root)}`,
