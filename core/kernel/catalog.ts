@@ -26,6 +26,7 @@ export const builtinPlugins: Readonly<Record<string, ModuleImporter>> = {
 export const builtinPluginCommands: Readonly<Record<string, () => Promise<readonly CommandDefinition[]>>> = {
   engine: async () => (await import('../../plugins/engine/cli/index.js')).engineCommands,
   'local-runs': async () => (await import('../../plugins/local-runs/cli/index.js')).localRunsCommands,
+  'runtime-services': async () => (await import('../../plugins/runtime-services/cli/index.js')).runtimeServicesCommands,
 };
 
 export const storeBackends: Readonly<Record<string, () => Promise<StoreBackend>>> = {

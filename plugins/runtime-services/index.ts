@@ -1,6 +1,8 @@
+import { engineServiceRef } from '../../core/engine/index.js';
 import { coreServices, definePlugin, RUNNER_SURFACES } from '../../core/kernel/index.js';
 import { runtimeJobsServiceRef } from '../../core/ports/index.js';
-import { createArtifactService, registerArtifactTwirp } from './artifacts/index.js';
+import { createArtifactService, createRunArtifacts, registerArtifactApiRoutes, registerArtifactTwirp, registerArtifactUrlRoute } from './artifacts/index.js';
+import { runtimeServicesCommands } from './cli/index.js';
 import { createRuntimeAuth } from './auth/index.js';
 import { createBlobUrlCapabilities, createBlockBlobs, loadUrlKey, registerBlobRoutes } from './blobs/index.js';
 import { createCacheService, registerCacheTwirp, registerCacheV1Routes } from './cache/index.js';
@@ -28,7 +30,9 @@ export interface RuntimeServicesOptions {
  * uploads and downloads through signed URLs with Azure block-blob semantics (`/_runtime/blobs`),
  * and the OIDC provider (`/_apis/oidc/idtoken`, `/.well-known/openid-configuration`,
  * `/.well-known/jwks`). Jobs are recognised by their runtime token through the runner-protocol
- * plugin's `runtimeJobsServiceRef`. README.md has the routes, the settings and the host gate.
+ * plugin's `runtimeJobsServiceRef`. For people: a run's artifacts under `/api/v1` (system
+ * bearer), the artifact URL upload-artifact prints, and `svc artifacts`. README.md has the
+ * routes, the settings and the host gate.
  */
 export function createRuntimeServicesPlugin(options: RuntimeServicesOptions = {}) {
   return definePlugin({
@@ -43,9 +47,12 @@ export function createRuntimeServicesPlugin(options: RuntimeServicesOptions = {}
       ids: coreServices.ids,
       lifecycle: coreServices.lifecycle,
       logger: coreServices.logger,
+      systemAuth: coreServices.systemAuth,
       runtimeJobs: runtimeJobsServiceRef,
+      engine: engineServiceRef,
     },
-    async init({ config, database, blobStore, credentialStore, clock, ids, lifecycle, logger, runtimeJobs }, env) {
+    commands: runtimeServicesCommands,
+    async init({ config, database, blobStore, credentialStore, clock, ids, lifecycle, logger, systemAuth, runtimeJobs, engine }, env) {
       const settings = config.env.runtimeServices;
       env.addMigrations(runtimeServicesMigrations);
       const db = runtimeDb(database);
@@ -66,6 +73,12 @@ export function createRuntimeServicesPlugin(options: RuntimeServicesOptions = {}
       group((app) => registerArtifactTwirp(app, { auth, artifacts, logger }));
       group((app) => registerCacheV1Routes(app, { auth, cache, logger }));
       group((app) => registerOidcRoutes(app, { auth, keys, clock, ids, issuer: () => lifecycle.publicUrl() }));
+
+      // For people (TCP only): the run's artifacts with the system bearer, and the artifact URL
+      // upload-artifact prints, which checks the bearer itself to say how to get in without one.
+      const runArtifacts = createRunArtifacts({ db, blobs, clock, engine });
+      env.addRoutes({ prefix: '/api/v1', auth: 'system', register: (app) => registerArtifactApiRoutes(app, { artifacts: runArtifacts }) });
+      env.addRoutes({ auth: 'public', register: (app) => registerArtifactUrlRoute(app, { artifacts: runArtifacts, systemAuth }) });
 
       env.addWorker(
         createSweeper({

@@ -4,3 +4,7 @@ export { checkArtifactName, contentDisposition, MAX_ARTIFACT_NAME_LENGTH } from 
 export type { ArtifactRecord } from './artifact-records.js';
 export { ARTIFACT_TWIRP_SERVICE, registerArtifactTwirp } from './artifact-twirp.js';
 export { expireArtifacts } from './artifact-retention.js';
+export { createRunArtifacts, type OpenedArtifact, type RunArtifacts } from './run-artifacts.js';
+export { registerArtifactApiRoutes } from './artifact-api-routes.js';
+export { toArtifactView, type ArtifactListView, type ArtifactView } from './artifact-view.js';
+export { ARTIFACT_URL_PATH, registerArtifactUrlRoute } from './artifact-url-route.js';
