@@ -15,7 +15,7 @@ import { createNamespaceBackend } from '../../plugins/vm-pool/backends/namespace
 import { EXAMPLES_DIR, gitRepository, startServerWithPool, svcRun, useBundle, type PoolBackend, type PoolServer, type Spawned } from '../local-runs/run-cli-harness.js';
 import { git, isolateGitConfig } from '../snapshots/support.js';
 import { api } from '../vm-pool/support.js';
-import { CLOSURE, isolationProbe, MATRIX_NEEDS_OUTPUTS, RELAY, SLOW } from './pool-workflows.js';
+import { ANNOTATIONS, CLOSURE, isolationProbe, MATRIX_NEEDS_OUTPUTS, RELAY, SLOW } from './pool-workflows.js';
 
 isolateGitConfig();
 // The CLIs, hence the pool's guests, run from a production bundle (as a user installs them) built
@@ -114,6 +114,23 @@ for (const backend of ['process', 'namespace'] as const) {
       assert.match(run.stdout(), /^checkout \| untracked\.txt came along$/m);
       assert.match(run.stdout(), /^checkout \| HEAD is the run's commit$/m);
       assert.equal(jobNamed(await runOf(server, run), 'checkout').outputs.content, 'changed after the commit');
+    });
+
+    it("a step's annotations are printed where the step logged them, between its lines", async (t) => {
+      const repo = await gitRepository({ '.github/workflows/annotations.yml': ANNOTATIONS });
+      t.after(repo.remove);
+      const run = svcRun([], server.cliEnv, repo.dir);
+      assert.equal(await run.exited, 0, output(run));
+      const lines = run.stdout().split('\n');
+      const at = (line: string) => {
+        const index = lines.indexOf(line);
+        assert.ok(index >= 0, `no line '${line}' in:\n${run.stdout()}`);
+        return index;
+      };
+      const order = ['lint | linting src', 'lint | error: src/app.c:3: missing semicolon', 'lint | warning: unused variable', 'lint | lint done', 'lint | next step ran'].map(at);
+      assert.deepEqual(order, [...order].sort((a, b) => a - b), run.stdout());
+      assert.equal(lines.filter((line) => line.endsWith(': missing semicolon')).length, 1, 'once, as an annotation');
+      assert.doesNotMatch(run.stdout(), /##\[(error|warning)\]/);
     });
 
     it('--job runs the job asked for and the jobs it needs, nothing else', async (t) => {

@@ -134,3 +134,20 @@ jobs:
           cat "$GITHUB_OUTPUT"
 `;
 }
+
+/** A step that logs lines around two annotations (GitHub shows each at its line), then a second step. */
+export const ANNOTATIONS = `name: Annotations
+on: push
+jobs:
+  lint:
+    runs-on: ubuntu-latest
+    steps:
+      - name: Lint
+        run: |
+          echo "linting src"
+          echo "::error file=src/app.c,line=3::missing semicolon"
+          echo "::warning::unused variable"
+          echo "lint done"
+      - name: Next
+        run: echo "next step ran"
+`;

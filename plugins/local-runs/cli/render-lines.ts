@@ -1,5 +1,5 @@
 import { TERMINAL_STATUSES } from './wire-types.js';
-import type { JobState, RunChange, RunState } from './run-state.js';
+import { annotationText, type JobState, type RunChange, type RunState } from './run-state.js';
 
 /**
  * The line-by-line output (stdout not a terminal): each status change and log line as it
@@ -14,7 +14,7 @@ export function changeLines(state: RunState, change: RunChange): string[] {
     case 'log':
       return [`${change.job.name} | ${change.text}`];
     case 'annotation':
-      return [`${change.job.name} | ${change.level}: ${change.where === undefined ? '' : `${change.where}: `}${change.message}`];
+      return [`${change.job.name} | ${annotationText(change)}`];
   }
 }
 

@@ -51,6 +51,59 @@ describe('svc run: following a run', () => {
     ]);
   });
 
+  it("prints an annotation where its step logged it, not when the timeline told it (before the step's lines)", () => {
+    const state = newRunState(12, 'CI');
+    applyRunView(state, view([job(1, 'build'), job(2, 'lint')]));
+    const log = (job_id: number, line: string): FeedEvent => ({ type: 'log', run_id: 12, job_id, line: `2030-01-01T00:00:01.0000000Z ${line}` });
+    const lines = fold(state, [
+      { type: 'job_status', run_id: 12, job_id: 1, status: 'in_progress' },
+      // The timeline update carrying the step's issues reaches the feed before the step's log page.
+      { type: 'annotation', run_id: 12, job_id: 1, level: 'error', message: 'it broke\nsecond line', file: 'src/a.c', line: 3 },
+      { type: 'annotation', run_id: 12, job_id: 1, level: 'error', message: 'Process completed with exit code 1.' },
+      { type: 'annotation', run_id: 12, job_id: 1, level: 'notice', message: 'only on the timeline' },
+      log(1, 'before the error'),
+      log(1, '##[error]it broke'),
+      log(1, 'second line'),
+      log(1, 'after the error'),
+      log(1, '##[error]Process completed with exit code 1.'),
+      // The other order: the line first, its annotation after; then a line no annotation follows.
+      log(2, '##[warning]deprecated'),
+      { type: 'annotation', run_id: 12, job_id: 2, level: 'warning', message: 'deprecated' },
+      log(2, '##[warning]located later'),
+      { type: 'annotation', run_id: 12, job_id: 2, level: 'warning', message: 'located later', file: 'b.ts' },
+      log(2, '##[notice]capped, never annotated'),
+      { type: 'job_status', run_id: 12, job_id: 1, status: 'failure' },
+      { type: 'job_status', run_id: 12, job_id: 2, status: 'success' },
+    ]);
+    assert.deepEqual(lines, [
+      'job build: in_progress',
+      'build | before the error',
+      'build | error: src/a.c:3: it broke',
+      'build | second line',
+      'build | after the error',
+      'build | error: Process completed with exit code 1.',
+      'lint | warning: deprecated',
+      'lint | warning: located later',
+      'lint | warning: b.ts: located later',
+      'lint | notice: capped, never annotated',
+      'build | notice: only on the timeline',
+      'job build: failure',
+      'job lint: success',
+    ]);
+    assert.deepEqual(state.jobs.get(1)?.log.slice(-2), ['after the error', 'error: Process completed with exit code 1.'], 'the live view shows them as annotations too');
+
+    // Following a run that already ended: the snapshot's statuses come first, then the stored annotations.
+    const late = newRunState(13, 'CI');
+    applyRunView(late, view([job(1, 'build')], { id: 13 }));
+    assert.deepEqual(
+      fold(late, [
+        { type: 'job_status', run_id: 13, job_id: 1, status: 'failure' },
+        { type: 'annotation', run_id: 13, job_id: 1, level: 'error', message: 'boom' },
+      ]),
+      ['job build: failure', 'build | error: boom'],
+    );
+  });
+
   it('a snapshot that repeats older statuses after the current ones does not move a job back', () => {
     const state = newRunState(12, 'CI');
     applyRunView(state, view([job(1, 'build')]));

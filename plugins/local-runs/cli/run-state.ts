@@ -13,6 +13,17 @@ export interface JobState {
   steps: readonly StepWire[];
   /** The job's last log lines (at most LOG_TAIL), timestamps removed. */
   log: string[];
+  /** Annotations the feed told before the log line that emitted them (shown with that line). */
+  readonly annotationsAhead: Annotation[];
+  /** `##[error]`-style lines shown before their annotation arrived (it is not shown again). */
+  readonly linesAhead: Annotation[];
+}
+
+/** An annotation as `svc run` prints it: `<level>: [<file>[:<line>]: ]<message>`. */
+export interface Annotation {
+  readonly level: string;
+  readonly message: string;
+  readonly where: string | undefined;
 }
 
 export interface RunState {
@@ -34,7 +45,7 @@ export type RunChange =
   | { readonly kind: 'run'; readonly status: string; readonly reason: string | undefined }
   | { readonly kind: 'job'; readonly job: JobState; readonly status: string; readonly reason: string | undefined }
   | { readonly kind: 'log'; readonly job: JobState; readonly text: string }
-  | { readonly kind: 'annotation'; readonly job: JobState; readonly level: string; readonly message: string; readonly where: string | undefined };
+  | ({ readonly kind: 'annotation'; readonly job: JobState } & Annotation);
 
 export const LOG_TAIL = 5;
 
@@ -63,8 +74,10 @@ export function applyEvent(state: RunState, event: FeedEvent, now: number): RunC
       state.status = event.status;
       state.reason = event.reason;
       if (event.status === 'in_progress') state.startedAt ??= now;
-      if (TERMINAL_STATUSES.has(event.status)) state.completedAt ??= now;
-      return [{ kind: 'run', status: event.status, reason: event.reason }];
+      const ended = TERMINAL_STATUSES.has(event.status);
+      if (ended) state.completedAt ??= now;
+      const left = ended ? [...state.jobs.values()].flatMap(annotationsLeft) : [];
+      return [...left, { kind: 'run', status: event.status, reason: event.reason }];
     }
     case 'job_status':
     case 'job_completed': {
@@ -74,26 +87,80 @@ export function applyEvent(state: RunState, event: FeedEvent, now: number): RunC
       job.status = event.status;
       job.reason = reason;
       if (event.status === 'in_progress') job.startedAt ??= now;
+      let left: RunChange[] = [];
       if (TERMINAL_STATUSES.has(event.status)) {
         job.completedAt ??= now;
         job.conclusion ??= event.status;
+        left = annotationsLeft(job);
       }
-      return [{ kind: 'job', job, status: event.status, reason }];
+      return [...left, { kind: 'job', job, status: event.status, reason }];
     }
     case 'log': {
       const job = jobOf(state, event.job_id);
       const text = logText(event.line);
-      job.log.push(text);
-      if (job.log.length > LOG_TAIL) job.log.splice(0, job.log.length - LOG_TAIL);
-      return [{ kind: 'log', job, text }];
+      const marked = ANNOTATION_LINE.exec(text);
+      if (marked === null) {
+        remember(job, text);
+        return [{ kind: 'log', job, text }];
+      }
+      const [, level = '', message = ''] = marked;
+      const ahead = takeMatching(job.annotationsAhead, level, message);
+      if (ahead === undefined) job.linesAhead.push({ level, message, where: undefined });
+      const annotation: RunChange = { kind: 'annotation', job, level, message, where: ahead?.where };
+      remember(job, annotationText(annotation));
+      return [annotation];
     }
     case 'annotation': {
+      const job = jobOf(state, event.job_id);
       const where = event.file === undefined ? undefined : `${event.file}${event.line === undefined ? '' : `:${event.line}`}`;
-      return [{ kind: 'annotation', job: jobOf(state, event.job_id), level: event.level, message: event.message, where }];
+      const annotation = { level: event.level, message: event.message, where };
+      // Its line was shown already: only a location is news.
+      if (takeMatching(job.linesAhead, annotation.level, annotation.message) !== undefined) return where === undefined ? [] : [{ kind: 'annotation', job, ...annotation }];
+      // A job that ended (or a snapshot of one) emits no more lines to wait for.
+      if (TERMINAL_STATUSES.has(job.status)) return [{ kind: 'annotation', job, ...annotation }];
+      job.annotationsAhead.push(annotation);
+      return [];
     }
     default:
       return [];
   }
+}
+
+/**
+ * The runner writes each annotation into the step's log where it happens (`##[error]<message>`,
+ * its first line) and reports it on the timeline, which reaches the feed first: its step's log
+ * lines come when a page of the log is uploaded. So an annotation is held until its line comes
+ * and printed there, in the line's place, as GitHub's log view shows it; one whose line never
+ * comes (a feed reconnected past it, an annotation not logged) is printed when its job ends.
+ */
+const ANNOTATION_LINE = /^##\[(error|warning|notice)\](.*)$/;
+
+function takeMatching(list: Annotation[], level: string, message: string): Annotation | undefined {
+  const first = firstLine(message);
+  const index = list.findIndex((candidate) => candidate.level === level && firstLine(candidate.message) === first);
+  return index === -1 ? undefined : list.splice(index, 1)[0];
+}
+
+function firstLine(message: string): string {
+  const newline = message.search(/\r?\n/);
+  return newline === -1 ? message : message.slice(0, newline);
+}
+
+/** The annotations of a job that ended without their log lines, in the order they came. */
+function annotationsLeft(job: JobState): RunChange[] {
+  const left = job.annotationsAhead.splice(0).map((annotation): RunChange => ({ kind: 'annotation', job, ...annotation }));
+  job.linesAhead.splice(0);
+  return left;
+}
+
+function remember(job: JobState, text: string): void {
+  job.log.push(text);
+  if (job.log.length > LOG_TAIL) job.log.splice(0, job.log.length - LOG_TAIL);
+}
+
+/** `error: src/a.c:3: message`: an annotation as a line (after the job's name). */
+export function annotationText(annotation: Annotation): string {
+  return `${annotation.level}: ${annotation.where === undefined ? '' : `${annotation.where}: `}${annotation.message}`;
 }
 
 /**
@@ -130,7 +197,7 @@ function rank(status: string): number {
 function jobOf(state: RunState, id: number): JobState {
   let job = state.jobs.get(id);
   if (job === undefined) {
-    job = { id, name: `job ${id}`, status: UNKNOWN, conclusion: null, reason: undefined, startedAt: undefined, completedAt: undefined, steps: [], log: [] };
+    job = { id, name: `job ${id}`, status: UNKNOWN, conclusion: null, reason: undefined, startedAt: undefined, completedAt: undefined, steps: [], log: [], annotationsAhead: [], linesAhead: [] };
     state.jobs.set(id, job);
   }
   return job;
