@@ -12,10 +12,13 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { RunView } from '../../plugins/engine/run-view.js';
 import { createNamespaceBackend } from '../../plugins/vm-pool/backends/namespace/index.js';
-import { EXAMPLES_DIR, gitRepository, startServerWithPool, svcRun, useBundle, type PoolBackend, type PoolServer, type Spawned } from '../local-runs/run-cli-harness.js';
+import { EXAMPLES_DIR, gitRepository, spawnTs, startServerWithPool, svcRun, useBundle, type PoolBackend, type PoolServer, type Spawned } from '../local-runs/run-cli-harness.js';
 import { git, isolateGitConfig } from '../snapshots/support.js';
+import { TEST_SYSTEM_TOKEN } from '../support/host-env.js';
+import { getLikeCurl } from '../support/loopback-get.js';
 import { api } from '../vm-pool/support.js';
-import { ANNOTATIONS, CLOSURE, isolationProbe, MATRIX_NEEDS_OUTPUTS, RELAY, SLOW } from './pool-workflows.js';
+import { uploadArtifactAction } from './artifact-action.js';
+import { ANNOTATIONS, ARTIFACTS, CLOSURE, isolationProbe, MATRIX_NEEDS_OUTPUTS, RELAY, SLOW } from './pool-workflows.js';
 
 isolateGitConfig();
 // The CLIs, hence the pool's guests, run from a production bundle (as a user installs them) built
@@ -131,6 +134,34 @@ for (const backend of ['process', 'namespace'] as const) {
       assert.deepEqual(order, [...order].sort((a, b) => a - b), run.stdout());
       assert.equal(lines.filter((line) => line.endsWith(': missing semicolon')).length, 1, 'once, as an annotation');
       assert.doesNotMatch(run.stdout(), /##\[(error|warning)\]/);
+    });
+
+    it('an uploaded artifact: the URL the job prints answers with the token, svc artifacts lists and unpacks it', async (t) => {
+      const repo = await gitRepository({ '.github/workflows/artifacts.yml': ARTIFACTS, ...(await uploadArtifactAction('.github/actions/upload')) });
+      t.after(repo.remove);
+      const run = svcRun([], server.cliEnv, repo.dir);
+      assert.equal(await run.exited, 0, output(run));
+      const view = await runOf(server, run);
+      const url = /^build \| Artifact download URL: (\S+)$/m.exec(run.stdout())?.[1] ?? '';
+      assert.match(url, new RegExp(`^http://svc\\.localhost:\\d+/local/[^/]+/actions/runs/${view.id}/artifacts/\\d+$`), run.stdout());
+      assert.equal(jobNamed(view, 'build').outputs.url, url);
+
+      const anonymous = await getLikeCurl(url);
+      assert.equal(anonymous.status, 401);
+      assert.match(anonymous.body.toString(), new RegExp(`svc artifacts download ${view.id} --name <name>`));
+      const zip = await getLikeCurl(url, { authorization: `Bearer ${TEST_SYSTEM_TOKEN}` });
+      assert.equal(zip.status, 200, zip.body.toString());
+      assert.equal(zip.headers['content-type'], 'application/zip');
+
+      const list = spawnTs('cli/svc.ts', ['artifacts', 'list', String(view.id)], server.cliEnv, repo.dir);
+      assert.equal(await list.exited, 0, list.stderr());
+      assert.match(list.stdout(), new RegExp(`^${url.replace(/.*\//, '')}\\s+dist\\s+`, 'm'));
+      const out = await mkdtemp(join(tmpdir(), 'svc-e2e-artifacts-'));
+      t.after(() => rm(out, { recursive: true, force: true }));
+      const download = spawnTs('cli/svc.ts', ['artifacts', 'download', String(view.id), '--dir', out], server.cliEnv, repo.dir);
+      assert.equal(await download.exited, 0, download.stderr());
+      assert.equal(await readFile(join(out, 'dist', 'app.txt'), 'utf8'), `built from ${view.sha}\n`);
+      assert.equal(await readFile(join(out, 'dist', 'sub', 'notes.txt'), 'utf8'), 'release notes\n');
     });
 
     it('--job runs the job asked for and the jobs it needs, nothing else', async (t) => {

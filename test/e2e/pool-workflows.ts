@@ -151,3 +151,32 @@ jobs:
       - name: Next
         run: echo "next step ran"
 `;
+
+/** Checks out the run's commit, builds a directory and uploads it with the local upload action (artifact-action.ts). */
+export const ARTIFACTS = `name: Artifacts
+on: push
+jobs:
+  build:
+    runs-on: ubuntu-latest
+    outputs:
+      url: \${{ steps.upload.outputs.artifact-url }}
+    steps:
+      - name: Check out
+        env:
+          TOKEN: \${{ github.token }}
+        run: |
+          git init -q .
+          auth="AUTHORIZATION: basic $(printf 'x-access-token:%s' "$TOKEN" | base64 -w0)"
+          git -c http.extraheader="$auth" fetch -q --depth=1 "$GITHUB_SERVER_URL/$GITHUB_REPOSITORY" "$GITHUB_SHA"
+          git checkout -q FETCH_HEAD
+      - name: Build
+        run: |
+          mkdir -p dist/sub
+          echo "built from $GITHUB_SHA" > dist/app.txt
+          echo "release notes" > dist/sub/notes.txt
+      - id: upload
+        uses: ./.github/actions/upload
+        with:
+          name: dist
+          path: dist
+`;

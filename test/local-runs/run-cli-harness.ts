@@ -161,8 +161,9 @@ export interface PoolServer extends RunServer {
 }
 
 /**
- * `svc serve` with the built-in pool on `backend` taking the jobs, and the checkout relay, as
- * `svc serve` runs for a user who installed nothing else; resolves once a guest waits for a job.
+ * `svc serve` with the built-in pool on `backend` taking the jobs, the runtime services
+ * (artifacts, cache) and the checkout relay, as `svc serve` runs for a user who installed nothing
+ * else; resolves once a guest waits for a job.
  */
 export async function startServerWithPool(backend: PoolBackend, options: PoolOptions): Promise<PoolServer> {
   const hostEnv = createHostEnv({
@@ -174,7 +175,7 @@ export async function startServerWithPool(backend: PoolBackend, options: PoolOpt
     ...(await nodeDistEnv()),
     ...options.env,
   });
-  const plugins = hostEnv.writePlugins(['management-api', 'blobs', 'engine', 'local-runs', 'vm-pool', 'runner-protocol', 'checkout-relay'].map((id) => `[[plugin]]\nid = "${id}"\n`).join('\n'));
+  const plugins = hostEnv.writePlugins(['management-api', 'blobs', 'engine', 'local-runs', 'vm-pool', 'runner-protocol', 'runtime-services', 'checkout-relay'].map((id) => `[[plugin]]\nid = "${id}"\n`).join('\n'));
   const serve = spawnTs('cli/svc.ts', ['serve'], hostEnv.env, hostEnv.dir);
   const stop = async () => {
     await stopProcess(serve);

@@ -8,12 +8,12 @@
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test, type TestContext } from 'node:test';
 import type { ArtifactListView, ArtifactView } from '../../plugins/runtime-services/artifacts/index.js';
 import { TEST_SYSTEM_TOKEN } from '../support/host-env.js';
+import { getLikeCurl as get, type Got } from '../support/loopback-get.js';
 import { onCleanup } from '../support/services.js';
 import { spawnCli } from '../support/spawn-cli.js';
 import { dispatch, finish, REPOSITORY, runStep, startRun, stepDirs, stepEnv } from './job-steps.js';
@@ -65,31 +65,6 @@ async function uploadThree(t: TestContext, h: RuntimeHost): Promise<Uploaded> {
 
 const bearer = { authorization: `Bearer ${TEST_SYSTEM_TOKEN}` };
 const sha256 = (bytes: Buffer) => `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
-
-interface Got {
-  readonly status: number;
-  readonly headers: Record<string, string | string[] | undefined>;
-  readonly body: Buffer;
-}
-
-/**
- * GET as curl does it: a `*.localhost` name (the server URL jobs see) goes to loopback, the Host
- * header keeps the name. Node's resolver does not know `*.localhost` everywhere.
- */
-function get(url: string, headers: Record<string, string> = {}): Promise<Got> {
-  const target = new URL(url);
-  return new Promise((resolve, reject) => {
-    const host = target.hostname.endsWith('.localhost') ? '127.0.0.1' : target.hostname;
-    const req = request({ host, port: target.port, path: `${target.pathname}${target.search}`, headers: { host: target.host, ...headers } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
 
 const json = (got: Got): Record<string, unknown> => JSON.parse(got.body.toString('utf8')) as Record<string, unknown>;
 
