@@ -148,9 +148,7 @@ function firstLine(message: string): string {
 
 /** The annotations of a job that ended without their log lines, in the order they came. */
 function annotationsLeft(job: JobState): RunChange[] {
-  const left = job.annotationsAhead.splice(0).map((annotation): RunChange => ({ kind: 'annotation', job, ...annotation }));
-  job.linesAhead.splice(0);
-  return left;
+  return job.annotationsAhead.splice(0).map((annotation): RunChange => ({ kind: 'annotation', job, ...annotation }));
 }
 
 function remember(job: JobState, text: string): void {

@@ -4,7 +4,7 @@ import { ArtifactParams, idErrorFormatter, sendArtifact } from './artifact-api-r
 import type { RunArtifacts } from './run-artifacts.js';
 
 /** The path upload-artifact prints as the artifact's URL: `<server_url>/<owner>/<repo>/actions/runs/<run_id>/artifacts/<artifact_id>`. */
-export const ARTIFACT_URL_PATH = '/:owner/:repo/actions/runs/:run_id/artifacts/:artifact_id';
+const ARTIFACT_URL_PATH = '/:owner/:repo/actions/runs/:run_id/artifacts/:artifact_id';
 
 const UrlParams = {
   ...ArtifactParams,
@@ -48,6 +48,8 @@ export function registerArtifactUrlRoute(app: FastifyInstance, deps: { readonly 
 
 /** The two ways that work: this URL with the token, or the CLI (which finds the server and the token itself). */
 function howToGet(request: FastifyRequest): string {
-  const runId = /^\d{1,15}$/.test((request.params as Record<string, string | undefined>)['run_id'] ?? '') ? (request.params as Record<string, string>)['run_id'] : '<RUN_ID>';
+  // Not checked yet (this runs before validation): the URL's text, when it is an id.
+  const raw = (request.params as Readonly<Record<string, string | undefined>>)['run_id'] ?? '';
+  const runId = /^\d{1,15}$/.test(raw) ? raw : '<RUN_ID>';
   return `send it as "Authorization: Bearer <token>" (e.g. curl -H "Authorization: Bearer $SVC_TOKEN" -OJ <this URL>), or use the CLI: \`svc artifacts list ${runId}\` shows the run's artifacts and \`svc artifacts download ${runId} --name <name>\` unpacks one`;
 }

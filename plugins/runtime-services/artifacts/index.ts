@@ -7,4 +7,4 @@ export { expireArtifacts } from './artifact-retention.js';
 export { createRunArtifacts, type OpenedArtifact, type RunArtifacts } from './run-artifacts.js';
 export { registerArtifactApiRoutes } from './artifact-api-routes.js';
 export { toArtifactView, type ArtifactListView, type ArtifactView } from './artifact-view.js';
-export { ARTIFACT_URL_PATH, registerArtifactUrlRoute } from './artifact-url-route.js';
+export { registerArtifactUrlRoute } from './artifact-url-route.js';

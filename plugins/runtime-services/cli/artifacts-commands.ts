@@ -2,7 +2,7 @@ import { apiRequest, parsePositiveId, resolveConnection, runCommand, type Comman
 import type { ArtifactListView } from '../artifacts/artifact-view.js';
 import { formatArtifacts } from './format-artifacts.js';
 
-export const parseRunId = (raw: string | undefined): number => parsePositiveId(raw, 'run id', 'svc artifacts list 42');
+const parseRunId = (raw: string | undefined): number => parsePositiveId(raw, 'run id', 'svc artifacts list 42');
 
 /** `svc artifacts list <RUN_ID> [--json]`: the run's artifacts, from GET /api/v1/runs/{run_id}/artifacts. */
 export const artifactsListCommand: CommandDefinition = {

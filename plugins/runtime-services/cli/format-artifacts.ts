@@ -1,6 +1,6 @@
 import type { ArtifactView } from '../artifacts/artifact-view.js';
 
-/** One line per artifact: id, name, size, the job that uploaded it, when it expires. */
+/** A table: id, name, size, the job that uploaded it, when it was created and when it expires. */
 export function formatArtifacts(runId: number, artifacts: readonly ArtifactView[]): string {
   if (artifacts.length === 0) return `run ${runId} has no artifacts\n`;
   const rows = [['ID', 'NAME', 'SIZE', 'JOB', 'CREATED', 'EXPIRES'], ...artifacts.map((a) => [String(a.id), a.name, humanSize(a.size), String(a.job_id), a.created_at, a.expires_at])];
