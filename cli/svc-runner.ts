@@ -67,11 +67,24 @@ program
     }
   });
 
+/**
+ * `ACTIONS_RUNNER_INPUT_<OPTION>` in the environment stands for `--<option>`, as for the official
+ * runner (how ARC and the built-in pool pass `--jitconfig`, whose private key must not be on a
+ * command line). Read once and removed, so no job step inherits them.
+ */
+const INPUT_PREFIX = 'ACTIONS_RUNNER_INPUT_';
+const environmentInputs = new Map<string, string>();
+for (const [name, value] of Object.entries(process.env)) {
+  if (!name.toUpperCase().startsWith(INPUT_PREFIX)) continue;
+  if (value !== undefined) environmentInputs.set(name.slice(INPUT_PREFIX.length).toLowerCase(), value);
+  delete process.env[name];
+}
+
 program
   .command('run')
   .description('listen for jobs and run them, one at a time')
   .option('--once', 'exit after the first job')
-  .option('--jitconfig <blob>', 'a just-in-time configuration (base64) holding the three root files; no configure needed')
+  .option('--jitconfig <blob>', `a just-in-time configuration (base64) holding the three root files; no configure needed (or ${INPUT_PREFIX}JITCONFIG in the environment, which keeps it off the command line)`)
   .addOption(rootOption())
   .action(async (options: { once?: boolean; jitconfig?: string; runnerRoot?: string }) => {
     const requested = new AbortController();
@@ -86,11 +99,12 @@ program
     };
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
+    const jitConfig = options.jitconfig ?? environmentInputs.get('jitconfig');
     try {
       const code = await runListener({
         root: root(options.runnerRoot),
         once: options.once === true,
-        ...(options.jitconfig === undefined ? {} : { jitConfig: options.jitconfig }),
+        ...(jitConfig === undefined ? {} : { jitConfig }),
         identity,
         term,
         stop: { requested: requested.signal, forced: forced.signal },

@@ -78,7 +78,7 @@ export class MemoryPool implements RunnerProvisioning {
       launch: async (spec): Promise<Guest> => {
         if (this.launchError !== undefined) throw new Error(this.launchError);
         if (!existsSync(spec.runnerRoot)) throw new Error(`the pool did not create ${spec.runnerRoot}`);
-        const runnerId = Number(/^jit-(\d+)$/.exec(spec.args[spec.args.indexOf('--jitconfig') + 1] ?? '')?.[1]);
+        const runnerId = Number(/^jit-(\d+)$/.exec(spec.env['ACTIONS_RUNNER_INPUT_JITCONFIG'] ?? '')?.[1]);
         let resolve!: (exit: GuestExit) => void;
         const exited = new Promise<GuestExit>((r) => (resolve = r));
         const guest: MemoryGuest = {

@@ -42,7 +42,8 @@ describe('built-in pool manager', () => {
     const { memory, manager } = await pool(t, { warm: 2, max: 3 });
     manager.start();
     const [a, b] = [await guest(memory, manager, 0), await guest(memory, manager, 1)];
-    assert.deepEqual(a.spec.args.slice(1), ['run', '--jitconfig', `jit-${a.runnerId}`, '--once', '--runner-root', a.spec.runnerRoot]);
+    assert.deepEqual(a.spec.args.slice(1), ['run', '--once', '--runner-root', a.spec.runnerRoot], 'no JIT config (a private key) on the command line');
+    assert.equal(a.spec.env['ACTIONS_RUNNER_INPUT_JITCONFIG'], `jit-${a.runnerId}`);
     assert.equal(a.spec.env['HOME'], `${a.spec.runnerRoot}/home`);
     assert.equal(a.spec.env['SVC_SYSTEM_TOKEN'], undefined, 'nothing of the server environment leaks into a guest');
     memory.connect(a);

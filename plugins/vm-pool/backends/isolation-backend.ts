@@ -21,9 +21,12 @@ export interface GuestLaunch {
   readonly guestId: string;
   /** Absolute path of the program to run (a Node.js binary). */
   readonly command: string;
-  /** Its arguments: the svc-runner entry and `run --jitconfig <blob> --once --runner-root <root>`. */
+  /** Its arguments: the svc-runner entry and `run --once --runner-root <root>` (the JIT config is in `env`). */
   readonly args: readonly string[];
-  /** The whole environment of the runner process (nothing is inherited beyond it). */
+  /**
+   * The whole environment of the runner process (nothing is inherited beyond it), including its
+   * JIT config (ACTIONS_RUNNER_INPUT_JITCONFIG): never put it on a command line.
+   */
   readonly env: Readonly<Record<string, string>>;
   /**
    * Host directory, created empty by the pool, that is the runner root (`_work/` goes under it).

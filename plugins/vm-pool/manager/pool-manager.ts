@@ -70,6 +70,9 @@ interface Slot {
 
 const TAIL_LINES = 5;
 
+/** Where a guest's runner finds its just-in-time configuration (svc-runner and the official runner). */
+export const JIT_CONFIG_VARIABLE = 'ACTIONS_RUNNER_INPUT_JITCONFIG';
+
 /**
  * The built-in pool: keeps `warm` guests ready, at most `max` in all; each guest is one
  * ephemeral runner for one job. A guest handed a job is replaced at once; an exited guest's root
@@ -169,8 +172,11 @@ export function createPoolManager(options: PoolManagerOptions): PoolManager {
       slot.guest = await backend.launch({
         guestId: slot.guestId,
         command: options.runner.command,
-        args: [...options.runner.args, 'run', '--jitconfig', encodedJitConfig, '--once', '--runner-root', slot.root],
-        env: environment(slot.root),
+        // The JIT config holds the runner's private key: in the environment (readable by its own
+        // user only), never on a command line any local user can read from ps. The official
+        // runner reads ACTIONS_RUNNER_INPUT_<OPTION> as that option too (as ARC starts it).
+        args: [...options.runner.args, 'run', '--once', '--runner-root', slot.root],
+        env: { ...environment(slot.root), [JIT_CONFIG_VARIABLE]: encodedJitConfig },
         runnerRoot: slot.root,
         mounts: [
           ...guestRuntimes.flatMap((runtime) => (runtime.state === 'ready' && runtime.source === 'provisioned' ? [{ path: runtime.dir, writable: false }] : [])),

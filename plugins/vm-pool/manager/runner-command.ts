@@ -6,7 +6,7 @@ import { ConfigError, packageInfo } from '../../../core/kernel/index.js';
 // Set by scripts/build.mjs in the production bundle.
 declare const __SVC_BUNDLED__: boolean | undefined;
 
-/** The program a guest runs and its first arguments; `run --jitconfig ... --once ...` follow. */
+/** The program a guest runs and its first arguments; `run --once --runner-root <root>` follow. */
 export interface RunnerCommand {
   readonly command: string;
   readonly args: readonly string[];
