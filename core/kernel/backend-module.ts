@@ -1,4 +1,4 @@
-import type { BlobStore, BlobUrlSigner, Clock, CredentialStore, Database, Leases, Migrator, Notifier, SnapshotStore } from '../ports/index.js';
+import type { BlobStore, BlobUrlSigner, Clock, CredentialStore, Database, Leases, Migrator, Notifier, RemoteRepositories, SnapshotStore } from '../ports/index.js';
 import type { Logger } from './logger.js';
 
 /**
@@ -60,4 +60,24 @@ export interface SnapshotBackend {
   readonly kind: 'snapshots';
   readonly id: string;
   create(context: BackendContext): Promise<SnapshotStore>;
+}
+
+export interface RemoteRepositoriesContext extends BackendContext {
+  /** Where they are: SVC_ACTIONS_MIRROR_DIR, SVC_FORGE_API_URL / SVC_FORGE_TOKEN (from the env config). */
+  readonly settings: {
+    readonly actionsMirrorDir: string | undefined;
+    readonly forgeConfigured: boolean;
+    readonly forgeApiUrl: string;
+    readonly forgeToken: string | undefined;
+  };
+}
+
+/**
+ * Remote repositories (actions, called workflows): the local mirror, then the forge. Not chosen in
+ * plugins.toml: there is one implementation, and the env config says which sources it has.
+ */
+export interface RemoteRepositoriesBackend {
+  readonly kind: 'remote-repositories';
+  readonly id: string;
+  create(context: RemoteRepositoriesContext): Promise<RemoteRepositories>;
 }

@@ -1,5 +1,5 @@
 import { mkdir } from 'node:fs/promises';
-import type { BlobStore, BlobUrlSigner, Clock, CredentialStore, IdGenerator, Notifier, SnapshotStore } from '../ports/index.js';
+import type { BlobStore, BlobUrlSigner, Clock, CredentialStore, IdGenerator, Notifier, RemoteRepositories, SnapshotStore } from '../ports/index.js';
 import type { Store } from './backend-module.js';
 import type { BackendSelection } from './backend-selection.js';
 import type { Catalog } from './catalog.js';
@@ -14,6 +14,7 @@ export interface Backends {
   readonly notifier: Notifier;
   readonly blobs: { readonly store: BlobStore; readonly signer: BlobUrlSigner };
   readonly snapshots: SnapshotStore;
+  readonly remoteRepositories: RemoteRepositories;
   close(): Promise<void>;
 }
 
@@ -54,12 +55,20 @@ export async function openBackends(
     });
     const snapshotBackend = await pick(catalog.snapshots, selection.snapshots.id, 'snapshot')();
     const snapshots = await snapshotBackend.create({ ...base, logger: logger.child({ backend: `snapshots:${snapshotBackend.id}` }) });
+    const repositoriesBackend = await catalog.remoteRepositories();
+    const { actionsMirrorDir, forgeConfigured, forgeApiUrl, forgeToken } = config.env;
+    const remoteRepositories = await repositoriesBackend.create({
+      ...base,
+      logger: logger.child({ backend: `remote-repositories:${repositoriesBackend.id}` }),
+      settings: { actionsMirrorDir, forgeConfigured, forgeApiUrl, forgeToken },
+    });
     return {
       credentials,
       store,
       notifier,
       blobs,
       snapshots,
+      remoteRepositories,
       close: () => closeAll(closers, logger),
     };
   } catch (error) {

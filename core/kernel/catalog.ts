@@ -1,4 +1,4 @@
-import type { BlobBackend, CredentialBackend, NotifierBackend, SnapshotBackend, StoreBackend } from './backend-module.js';
+import type { BlobBackend, CredentialBackend, NotifierBackend, RemoteRepositoriesBackend, SnapshotBackend, StoreBackend } from './backend-module.js';
 import type { CommandDefinition } from './command.js';
 import type { ModuleImporter } from './plugin-loader.js';
 
@@ -48,6 +48,9 @@ export const snapshotBackends: Readonly<Record<string, () => Promise<SnapshotBac
   git: async () => (await import('../../backends/git-snapshots/index.js')).gitSnapshots,
 };
 
+/** Remote repositories (the action mirror, then the forge): always opened, configured by SVC_* variables. */
+export const remoteRepositoriesBackend = async (): Promise<RemoteRepositoriesBackend> => (await import('../../backends/remote-repositories/index.js')).remoteRepositories;
+
 export const credentialBackends: Readonly<Record<string, () => Promise<CredentialBackend>>> = {
   file: async () => (await import('../../backends/credentials/index.js')).fileCredentials,
   memory: async () => (await import('../../backends/credentials/index.js')).memoryCredentials,
@@ -63,6 +66,7 @@ export interface Catalog {
   readonly blobs: Readonly<Record<string, () => Promise<BlobBackend>>>;
   readonly credentials: Readonly<Record<string, () => Promise<CredentialBackend>>>;
   readonly snapshots: Readonly<Record<string, () => Promise<SnapshotBackend>>>;
+  readonly remoteRepositories: () => Promise<RemoteRepositoriesBackend>;
 }
 
 export const defaultCatalog: Catalog = {
@@ -73,4 +77,5 @@ export const defaultCatalog: Catalog = {
   blobs: blobBackends,
   credentials: credentialBackends,
   snapshots: snapshotBackends,
+  remoteRepositories: remoteRepositoriesBackend,
 };

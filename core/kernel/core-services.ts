@@ -1,4 +1,4 @@
-import type { BlobStore, BlobUrlSigner, Clock, CredentialStore, Database, IdGenerator, Leases, Notifier, SnapshotStore } from '../ports/index.js';
+import type { BlobStore, BlobUrlSigner, Clock, CredentialStore, Database, IdGenerator, Leases, Notifier, RemoteRepositories, SnapshotStore } from '../ports/index.js';
 import type { SvcConfig } from './config/load-config.js';
 import type { Logger } from './logger.js';
 import { createServiceRef } from './service-ref.js';
@@ -31,6 +31,8 @@ export const coreServices = {
   credentialStore: createServiceRef<CredentialStore>({ id: 'core.credentialStore' }),
   /** Working-tree snapshots as commits (`svc run` uploads), served to runners for checkout. */
   snapshots: createServiceRef<SnapshotStore>({ id: 'core.snapshots' }),
+  /** Other repositories runs take code from (remote actions, called workflows): the mirror, then the forge. */
+  remoteRepositories: createServiceRef<RemoteRepositories>({ id: 'core.remoteRepositories' }),
   clock: createServiceRef<Clock>({ id: 'core.clock' }),
   ids: createServiceRef<IdGenerator>({ id: 'core.ids' }),
   systemAuth: createServiceRef<SystemAuth>({ id: 'core.systemAuth' }),

@@ -181,6 +181,7 @@ function provideCoreServices(
   container.provideRoot(coreServices.blobSigner, s.backends.blobs.signer, owner);
   container.provideRoot(coreServices.credentialStore, s.backends.credentials, owner);
   container.provideRoot(coreServices.snapshots, s.backends.snapshots, owner);
+  container.provideRoot(coreServices.remoteRepositories, s.backends.remoteRepositories, owner);
   container.provideRoot(coreServices.clock, s.clock, owner);
   container.provideRoot(coreServices.ids, s.ids, owner);
   container.provideRoot(coreServices.systemAuth, s.systemAuth, owner);

@@ -7,6 +7,8 @@ export type {
   BlobBackendInstance,
   CredentialBackend,
   NotifierBackend,
+  RemoteRepositoriesBackend,
+  RemoteRepositoriesContext,
   SnapshotBackend,
   Store,
   StoreBackend,

@@ -9,3 +9,11 @@ export { waitForWake } from './wake.js';
 export type { SnapshotCommit, SnapshotMeta, SnapshotStore } from './snapshots.js';
 export { runtimeJobsServiceRef, type CacheMode, type JobWorkflowFile, type RuntimeJob, type RuntimeJobContext, type RuntimeJobs } from './runtime-jobs.js';
 export { runnerProvisioningServiceRef, type ProvisionedRunner, type ProvisionedRunnerState, type ProvisionRequest, type RunnerProvisioning } from './runner-provisioning.js';
+export {
+  splitRepositoryName,
+  type ArchiveFormat,
+  type Located,
+  type RefResolution,
+  type RemoteRepositories,
+  type RepositorySource,
+} from './remote-repositories.js';

@@ -13,7 +13,7 @@ import { runnerProtocolMigrations } from './store/index.js';
 import { createLegacyFlow } from './messages/index.js';
 import { legacyFlowTimings, type LegacyFlowTimings } from './sessions/index.js';
 import { installVssErrorHandler } from './vss/index.js';
-import { createActionSources, createActionTickets, registerActionDownloadRoutes } from './action-download/index.js';
+import { createActionTickets, registerActionDownloadRoutes } from './action-download/index.js';
 import { registerWorkerRoutes, workerApiMigrations } from './worker-api/index.js';
 import { createResultsService, resultsMigrations } from './results/index.js';
 
@@ -50,13 +50,14 @@ export function createRunnerProtocolPlugin(options: RunnerProtocolOptions = {}) 
       blobStore: coreServices.blobStore,
       blobSigner: coreServices.blobSigner,
       snapshots: coreServices.snapshots,
+      remoteRepositories: coreServices.remoteRepositories,
       engine: engineServiceRef,
       reporting: reportingServiceRef,
       notifier: coreServices.notifier,
       lifecycle: coreServices.lifecycle,
       logger: coreServices.logger,
     },
-    async init({ config, database, clock, ids, credentialStore, systemAuth, blobStore, blobSigner, snapshots, engine, reporting, notifier, lifecycle, logger }, env) {
+    async init({ config, database, clock, ids, credentialStore, systemAuth, blobStore, blobSigner, snapshots, remoteRepositories, engine, reporting, notifier, lifecycle, logger }, env) {
       const services = await createRunnerProtocolServices({
         database,
         clock,
@@ -101,7 +102,7 @@ export function createRunnerProtocolPlugin(options: RunnerProtocolOptions = {}) 
       // Action download info (job access token), legacy and run-service wires: tickets for the
       // remote actions the job declares, from the mirror, then the forge.
       const tickets = createActionTickets({
-        sources: createActionSources(config.env, clock),
+        repositories: remoteRepositories,
         blobs: blobStore,
         signer: blobSigner,
         baseUrl: () => lifecycle.publicUrl(),

@@ -10,7 +10,7 @@
 import assert from 'node:assert/strict';
 import { describe, it, type TestContext } from 'node:test';
 import type { JsonObject } from '../../core/protocol/index.js';
-import { REF_CACHE_MS } from '../../plugins/runner-protocol/action-download/index.js';
+import { REF_CACHE_MS } from '../../backends/remote-repositories/index.js';
 import { buildMirror, downloadTarball, FORGE_TOKEN, FORGE_WORKFLOW, forgeWithActions, tarFile, TOOL_YML } from './action-download-fixture.js';
 import type { ForgeSimulator } from '../support/forge-simulator/index.js';
 import { runnerHost, RUNNER_BACKENDS, type RunnerHost, type StoreKind } from './runner-host.js';

@@ -3,6 +3,7 @@
  * `{nameWithOwner, ref, path}` in an `actiondownloadinfo` batch, `owner/repo@ref` as the key of
  * the answer (§5.5). Names are compared case-insensitively (the forge does); refs exactly.
  */
+import { splitRepositoryName } from '../../../core/ports/index.js';
 
 export interface RemoteAction {
   /** `owner/repo`. */
@@ -11,8 +12,6 @@ export interface RemoteAction {
   /** Sub-directory of the action inside the repository, `''` for the root. */
   readonly path: string;
 }
-
-const NAME = /^[A-Za-z0-9_.-]+$/;
 
 /** `owner/repo@ref` (the key the runner looks its answer up by). */
 export function actionKey(action: Pick<RemoteAction, 'nameWithOwner' | 'ref'>): string {
@@ -25,12 +24,7 @@ export function admissionKey(action: Pick<RemoteAction, 'nameWithOwner' | 'ref'>
 }
 
 /** `owner` and `repo` of a `nameWithOwner`, or undefined when it is not two plain path segments. */
-export function splitName(nameWithOwner: string): { readonly owner: string; readonly repo: string } | undefined {
-  const [owner, repo, ...rest] = nameWithOwner.split('/');
-  if (owner === undefined || repo === undefined || rest.length > 0) return undefined;
-  if (!NAME.test(owner) || !NAME.test(repo) || owner.startsWith('.') || repo.startsWith('.')) return undefined;
-  return { owner, repo };
-}
+export const splitName = splitRepositoryName;
 
 /**
  * A `uses:` value as a remote action, or undefined for anything else (`./local`, `docker://`,

@@ -1,16 +1,14 @@
 /**
  * A download ticket for one admitted remote action: its commit, and signed, expiring URLs of its
  * archives in the blob store (`actions/<owner>/<repo>/<sha>.tar.gz` and `.zip`, lower-case names).
- * The sources are asked in order (the mirror, then the forge: action-sources.ts); an archive is
+ * The remote repositories are asked in order (the mirror, then the forge: `coreServices.remoteRepositories`); an archive is
  * fetched or built once per commit, checked (one top-level directory), stored, and then shared by
  * every job — a second job on the same commit never reaches the source for it again.
  */
 import { NotImplementedError, UpstreamError } from '../../../core/kernel/index.js';
-import type { BlobStore, BlobUrlSigner } from '../../../core/ports/index.js';
+import type { ArchiveFormat, BlobStore, BlobUrlSigner, RemoteRepositories, RepositorySource } from '../../../core/ports/index.js';
 import { actionKey, splitName, type RemoteAction } from './action-refs.js';
-import { locate, type ActionSource } from './action-sources.js';
 import { readArchiveFile, topLevelDirectory } from './archive-files.js';
-import type { ArchiveFormat } from './git-mirror.js';
 
 /** What the runner reads for one action (`ActionDownloadInfo`, §5.5). */
 export interface ActionTicket {
@@ -26,8 +24,8 @@ export interface ActionTicket {
 export type TicketOutcome = { readonly ticket: ActionTicket } | { readonly unresolvable: string };
 
 export interface ActionTicketsDeps {
-  /** In order of preference; empty when neither a mirror nor a forge is configured. */
-  readonly sources: readonly ActionSource[];
+  /** The mirror, then the forge; no sources when neither is configured. */
+  readonly repositories: RemoteRepositories;
   readonly blobs: BlobStore;
   readonly signer: BlobUrlSigner;
   /** The server's public base URL (signed paths are made absolute with it). */
@@ -65,7 +63,7 @@ export function createActionTickets(deps: ActionTicketsDeps): ActionTickets {
   // Two jobs asking for a commit not stored yet share one download.
   const inflight = new Map<string, Promise<void>>();
 
-  const store = async (source: ActionSource, action: RemoteAction, sha: string, format: ArchiveFormat): Promise<string> => {
+  const store = async (source: RepositorySource, action: RemoteAction, sha: string, format: ArchiveFormat): Promise<string> => {
     const key = archiveKey(action.nameWithOwner, sha, format);
     if ((await deps.blobs.stat(key)) !== undefined) return key;
     let pending = inflight.get(key);
@@ -90,16 +88,18 @@ export function createActionTickets(deps: ActionTicketsDeps): ActionTickets {
   return {
     async readFile(action, path) {
       if (path.split('/').some((part) => part === '' || part === '.' || part === '..')) return undefined;
-      const found = await locate(deps.sources, action);
+      const found = await deps.repositories.locate(action.nameWithOwner, action.ref);
       if ('missing' in found) return undefined;
-      if (found.source.readFile !== undefined) return found.source.readFile(action.nameWithOwner, found.sha, path);
+      // The mirror reads one file with git; from the forge, the tarball the ticket needs anyway
+      // is downloaded once and read, so the batches of a job cost no request per manifest.
+      if (found.source.kind === 'mirror') return found.source.readFile(action.nameWithOwner, found.sha, path);
       const archive = await deps.blobs.get(await store(found.source, action, found.sha, 'tar.gz'));
       return archive === undefined ? undefined : readArchiveFile(archive, path);
     },
     async issue(action) {
-      if (deps.sources.length === 0) throw noSourceError(action);
-      const found = await locate(deps.sources, action);
-      if ('missing' in found) return { unresolvable: found.missing };
+      if (deps.repositories.sources.length === 0) throw noSourceError(action);
+      const found = await deps.repositories.locate(action.nameWithOwner, action.ref);
+      if ('missing' in found) return { unresolvable: `action ${actionKey(action)}: ${found.missing.join('; ')}` };
       const [tarball, zipball] = await Promise.all([store(found.source, action, found.sha, 'tar.gz'), store(found.source, action, found.sha, 'zip')]);
       return {
         ticket: {

@@ -10,9 +10,6 @@ export { actionDownloadPath, ACTION_DOWNLOAD_LOCATION } from './action-download-
 export { RUNNER_RESOLVE_PATH, type ResolvedActionWire } from './runner-resolve-route.js';
 export { MAX_BATCH, type ActionDownloadDeps } from './batch-tickets.js';
 export { createActionTickets, archiveKey, TICKET_TTL_SECS, type ActionTicket, type ActionTickets, type TicketOutcome } from './action-tickets.js';
-export { createActionSources, mirrorSource, type ActionSource, type ActionSourceSettings, type Resolution } from './action-sources.js';
-export { createForgeSource, MISSING_REF_CACHE_MS, REF_CACHE_MS, type ForgeSourceOptions } from './forge-source.js';
-export { createGitMirror, type ActionMirror } from './git-mirror.js';
 export { admittedRemotes, MANIFEST_BUDGET } from './admission.js';
 export { actionKey, parseRemoteUses, type RemoteAction } from './action-refs.js';
 

@@ -1,7 +1,9 @@
 /**
- * The forge as an action source, over its REST API (`SVC_FORGE_API_URL`, a GitHub REST base such
- * as `https://api.github.com` or `https://ghe.example/api/v3`): `GET /repos/{owner}/{repo}/commits/{ref}`
- * with `Accept: application/vnd.github.sha` resolves a ref to its commit, and
+ * The forge as a source of remote repositories, over its REST API (`SVC_FORGE_API_URL`, a GitHub
+ * REST base such as `https://api.github.com` or `https://ghe.example/api/v3`):
+ * `GET /repos/{owner}/{repo}/commits/{ref}` with `Accept: application/vnd.github.sha` resolves a
+ * ref to its commit, `GET /repos/{owner}/{repo}/git/ref/tags|heads/{ref}` says whether it is a
+ * tag or a branch, `GET /repos/{owner}/{repo}/contents/{path}?ref={sha}` reads one file, and
  * `GET /repos/{owner}/{repo}/tarball|zipball/{sha}` (a redirect to the archive host, followed)
  * downloads the archive server-side. `SVC_FORGE_TOKEN` is sent as `Bearer` to the API only: fetch
  * drops `Authorization` on a redirect to another origin, and the runner never sees the token.
@@ -12,11 +14,9 @@
  * A ref the forge does not know is a `missing` answer; the forge unreachable, rate-limiting or failing is an
  * `UnavailableError` (503) or `UpstreamError` (502) naming it, never a 500.
  */
-import { packageInfo, UnavailableError, UpstreamError } from '../../../core/kernel/index.js';
-import type { Clock } from '../../../core/ports/index.js';
-import { splitName, type RemoteAction } from './action-refs.js';
-import type { ActionSource, Resolution } from './action-sources.js';
-import { MAX_ARCHIVE_BYTES, type ArchiveFormat } from './git-mirror.js';
+import { packageInfo, UnavailableError, UpstreamError } from '../../core/kernel/index.js';
+import { splitRepositoryName, type ArchiveFormat, type Clock, type RefResolution, type RepositorySource } from '../../core/ports/index.js';
+import { MAX_ARCHIVE_BYTES } from './git-mirror.js';
 
 export interface ForgeSourceOptions {
   /** The REST base, without a trailing slash. */
@@ -68,15 +68,15 @@ function rateLimited(response: Response): boolean {
   return response.status === 429 || (response.status === 403 && (response.headers.get('x-ratelimit-remaining') === '0' || response.headers.has('retry-after')));
 }
 
-export function createForgeSource(options: ForgeSourceOptions): ActionSource {
+export function createForgeSource(options: ForgeSourceOptions): RepositorySource {
   const base = options.apiUrl.replace(/\/+$/, '');
   const refCacheMs = options.refCacheMs ?? REF_CACHE_MS;
   const missingRefCacheMs = options.missingRefCacheMs ?? MISSING_REF_CACHE_MS;
   const requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
   const archiveTimeoutMs = options.archiveTimeoutMs ?? 10 * 60_000;
   const maxArchiveBytes = options.maxArchiveBytes ?? MAX_ARCHIVE_BYTES;
-  const refs = new Map<string, { readonly resolution: Resolution; readonly until: number }>();
-  const remember = (key: string, resolution: Resolution, until: number): Resolution => {
+  const refs = new Map<string, { readonly resolution: RefResolution; readonly until: number }>();
+  const remember = (key: string, resolution: RefResolution, until: number): RefResolution => {
     refs.delete(key);
     if (refs.size >= REF_CACHE_ENTRIES) refs.delete(refs.keys().next().value as string);
     refs.set(key, { resolution, until });
@@ -110,18 +110,52 @@ export function createForgeSource(options: ForgeSourceOptions): ActionSource {
     return new UpstreamError(`${forge} failed (GET ${path}: ${said})`, { code: 'forge_failed' });
   };
 
+  const repositoryPath = (nameWithOwner: string): string | undefined => {
+    const name = splitRepositoryName(nameWithOwner);
+    return name === undefined ? undefined : `/repos/${encodeURIComponent(name.owner)}/${encodeURIComponent(name.repo)}`;
+  };
+
+  /** The JSON of a 200 answer; the body cut on the way is the forge unavailable. */
+  const json = async (response: Response, path: string): Promise<unknown> => {
+    const text = await response.text().catch((error: unknown) => {
+      throw new UnavailableError(`${forge}: the answer to GET ${path} was cut (${transportProblem(error, requestTimeoutMs)})`, { code: 'forge_unavailable', cause: error });
+    });
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      throw new UpstreamError(`${forge} answered GET ${path} with something that is not JSON`, { code: 'forge_failed' });
+    }
+  };
+
+  /** Whether `refs/<kind>/<ref>` exists (`git/get-ref` is an exact match; 404 when not). */
+  const hasRef = async (repository: string, qualified: string): Promise<boolean> => {
+    const path = `${repository}/git/ref/${qualified}`;
+    const response = await get(path, 'application/vnd.github+json', requestTimeoutMs);
+    if (response.status === 200) {
+      await response.body?.cancel();
+      return true;
+    }
+    if (response.status === 404 || response.status === 409) {
+      await response.body?.cancel();
+      return false;
+    }
+    throw await failure(response, path);
+  };
+
   return {
+    kind: 'forge',
     label: forge,
-    async resolve(action: RemoteAction): Promise<Resolution> {
-      const name = splitName(action.nameWithOwner);
-      const ref = refPath(action.ref);
-      if (name === undefined || ref === undefined) return { missing: `'${action.ref}' is not a ref ${forge} can look up` };
-      const cacheKey = `${action.nameWithOwner.toLowerCase()}@${action.ref}`;
+    location: `${forge} (SVC_FORGE_API_URL)`,
+    async resolve(nameWithOwner: string, ref: string): Promise<RefResolution> {
+      const repository = repositoryPath(nameWithOwner);
+      const escaped = refPath(ref);
+      if (repository === undefined || escaped === undefined) return { missing: `'${ref}' is not a ref ${forge} can look up` };
+      const cacheKey = `${nameWithOwner.toLowerCase()}@${ref}`;
       const now = options.clock.now();
       const cached = refs.get(cacheKey);
       if (cached !== undefined && cached.until > now) return cached.resolution;
 
-      const path = `/repos/${encodeURIComponent(name.owner)}/${encodeURIComponent(name.repo)}/commits/${ref}`;
+      const path = `${repository}/commits/${escaped}`;
       const response = await get(path, 'application/vnd.github.sha', requestTimeoutMs);
       if (response.status === 200) {
         const text = await response.text().catch((error: unknown) => {
@@ -135,18 +169,53 @@ export function createForgeSource(options: ForgeSourceOptions): ActionSource {
       if (response.status === 404 || response.status === 422 || response.status === 409) {
         await response.body?.cancel();
         const hint = options.token === undefined ? ' (a private repository needs SVC_FORGE_TOKEN)' : ' (or SVC_FORGE_TOKEN cannot read it)';
-        return remember(cacheKey, { missing: `${forge} has no repository ${action.nameWithOwner} with a tag, branch or commit '${action.ref}'${hint}` }, now + missingRefCacheMs);
+        return remember(cacheKey, { missing: `${forge} has no repository ${nameWithOwner} with a tag, branch or commit '${ref}'${hint}` }, now + missingRefCacheMs);
       }
       if (response.status === 403 && !rateLimited(response)) {
-        return { missing: `${forge} refused access to ${action.nameWithOwner} (403${await forgeMessage(response)}); check that SVC_FORGE_TOKEN can read it` };
+        return { missing: `${forge} refused access to ${nameWithOwner} (403${await forgeMessage(response)}); check that SVC_FORGE_TOKEN can read it` };
       }
       throw await failure(response, path);
     },
 
+    async refName(nameWithOwner, ref, sha) {
+      const repository = repositoryPath(nameWithOwner);
+      const escaped = refPath(ref);
+      // A full sha names itself; so does a ref the API cannot be asked about.
+      if (repository === undefined || escaped === undefined || ref.toLowerCase() === sha) return sha;
+      // commits/{ref} prefers a tag to a branch of the same name, as GitHub does for `uses:`.
+      if (await hasRef(repository, `tags/${escaped}`)) return `refs/tags/${ref}`;
+      if (await hasRef(repository, `heads/${escaped}`)) return `refs/heads/${ref}`;
+      return sha;
+    },
+
+    async readFile(nameWithOwner, sha, file) {
+      const repository = repositoryPath(nameWithOwner);
+      const escaped = refPath(file);
+      if (repository === undefined || escaped === undefined || !SHA.test(sha)) return undefined;
+      const path = `${repository}/contents/${escaped}?ref=${sha}`;
+      const response = await get(path, 'application/vnd.github+json', requestTimeoutMs);
+      if (response.status === 404) {
+        await response.body?.cancel();
+        return undefined;
+      }
+      if (response.status !== 200) throw await failure(response, path);
+      const answer = await json(response, path);
+      // A directory is a list; a submodule has no content: neither is a file to read.
+      if (typeof answer !== 'object' || answer === null || Array.isArray(answer)) return undefined;
+      const entry = answer as { readonly type?: unknown; readonly encoding?: unknown; readonly content?: unknown };
+      if (entry.type !== 'file') return undefined;
+      if (entry.encoding !== 'base64' || typeof entry.content !== 'string') {
+        throw new UpstreamError(`${forge} did not send the content of ${file} in ${nameWithOwner}@${sha} (GET ${path}: encoding ${String(entry.encoding)}; files over 1 MB are not served inline)`, {
+          code: 'forge_failed',
+        });
+      }
+      return Buffer.from(entry.content, 'base64').toString('utf8');
+    },
+
     async archive(nameWithOwner, sha, format) {
-      const name = splitName(nameWithOwner);
-      if (name === undefined || !SHA.test(sha)) throw new TypeError(`cannot download ${nameWithOwner}@${sha}`);
-      const path = `/repos/${encodeURIComponent(name.owner)}/${encodeURIComponent(name.repo)}/${format === 'zip' ? 'zipball' : 'tarball'}/${sha}`;
+      const repository = repositoryPath(nameWithOwner);
+      if (repository === undefined || !SHA.test(sha)) throw new TypeError(`cannot download ${nameWithOwner}@${sha}`);
+      const path = `${repository}/${format === 'zip' ? 'zipball' : 'tarball'}/${sha}`;
       const response = await get(path, 'application/vnd.github+json', archiveTimeoutMs);
       if (response.status !== 200) throw await failure(response, path);
       const declared = Number(response.headers.get('content-length') ?? '0');

@@ -1,30 +1,19 @@
 /**
- * The local action mirror (`SVC_ACTIONS_MIRROR_DIR`): bare repositories at
- * `<dir>/<owner>/<repo>.git`, for installs that cannot reach the forge. A ref resolves as a tag,
- * then a branch, then a commit sha; the archive of a commit is `git archive` with one top-level
- * directory (`owner-repo-sha/`, as the forge's tarballs, which the runner requires). git runs with
- * argument arrays and an environment no user or system configuration reaches.
+ * The local mirror (`SVC_ACTIONS_MIRROR_DIR`): bare repositories at `<dir>/<owner>/<repo>.git`,
+ * for installs that cannot reach the forge. A ref resolves as a tag, then a branch, then a commit
+ * sha (GitHub's order: a tag wins over a branch of the same name); the archive of a commit is
+ * `git archive` with one top-level directory (`owner-repo-sha7/`, as the forge's tarballs, which
+ * the runner requires). git runs with argument arrays and an environment no user or system
+ * configuration reaches.
  */
 import { execFile } from 'node:child_process';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { splitName } from './action-refs.js';
-
-export type ArchiveFormat = 'tar.gz' | 'zip';
-
-export interface ActionMirror {
-  /** True when the mirror holds `owner/repo`. */
-  has(nameWithOwner: string): Promise<boolean>;
-  /** The commit `ref` names in the mirror's `owner/repo`, or undefined when it names none. */
-  resolve(nameWithOwner: string, ref: string): Promise<string | undefined>;
-  /** A file's text at a commit, or undefined when there is none. */
-  readFile(nameWithOwner: string, sha: string, path: string): Promise<string | undefined>;
-  /** The archive of a commit, one top-level directory. */
-  archive(nameWithOwner: string, sha: string, format: ArchiveFormat): Promise<Buffer>;
-}
+import { splitRepositoryName, type RepositorySource } from '../../core/ports/index.js';
 
 /** Largest archive the mirror builds (they are buffered before they go to the blob store). */
 export const MAX_ARCHIVE_BYTES = 256 * 1024 * 1024;
+
 const SHA = /^[0-9a-f]{40}$/;
 const SHORT_SHA = /^[0-9a-f]{7,40}$/;
 
@@ -56,14 +45,23 @@ function git(gitDir: string, args: readonly string[]): Promise<GitResult> {
   });
 }
 
-/** A ref the runner may send that is safe to hand to git (no options, no revision syntax). */
+/** A ref a workflow or the runner may send that is safe to hand to git (no options, no revision syntax). */
 function plainRef(ref: string): boolean {
   return /^[A-Za-z0-9_./-]+$/.test(ref) && !ref.startsWith('-') && !ref.includes('..') && !ref.startsWith('/') && !ref.endsWith('/');
 }
 
-export function createGitMirror(dir: string): ActionMirror {
+/** The candidates a ref is tried as, in order, each with the name GitHub gives it when it matches. */
+function candidates(ref: string): readonly { readonly revision: string; readonly name: (sha: string) => string }[] {
+  return [
+    { revision: `refs/tags/${ref}`, name: () => `refs/tags/${ref}` },
+    { revision: `refs/heads/${ref}`, name: () => `refs/heads/${ref}` },
+    ...(SHORT_SHA.test(ref) ? [{ revision: ref, name: (sha: string) => sha }] : []),
+  ];
+}
+
+export function createMirrorSource(dir: string): RepositorySource {
   const gitDir = (nameWithOwner: string): string | undefined => {
-    const name = splitName(nameWithOwner);
+    const name = splitRepositoryName(nameWithOwner);
     return name === undefined ? undefined : join(dir, name.owner, `${name.repo}.git`);
   };
   const has = async (nameWithOwner: string): Promise<boolean> => {
@@ -76,27 +74,38 @@ export function createGitMirror(dir: string): ActionMirror {
     const sha = result.stdout.toString('utf8').trim();
     return result.ok && SHA.test(sha) ? sha : undefined;
   };
+  /** The first candidate `ref` names, with its commit. */
+  const lookUp = async (nameWithOwner: string, ref: string): Promise<{ readonly sha: string; readonly name: string } | undefined> => {
+    const path = gitDir(nameWithOwner);
+    if (path === undefined || !plainRef(ref) || !(await has(nameWithOwner))) return undefined;
+    for (const candidate of candidates(ref)) {
+      const sha = await revParse(path, candidate.revision);
+      if (sha !== undefined) return { sha, name: candidate.name(sha) };
+    }
+    return undefined;
+  };
   return {
-    has,
+    kind: 'mirror',
+    label: 'the mirror',
+    location: `the mirror at ${dir} (SVC_ACTIONS_MIRROR_DIR)`,
     async resolve(nameWithOwner, ref) {
-      const path = gitDir(nameWithOwner);
-      if (path === undefined || !plainRef(ref) || !(await has(nameWithOwner))) return undefined;
-      const candidates = [`refs/tags/${ref}`, `refs/heads/${ref}`, ...(SHORT_SHA.test(ref) ? [ref] : [])];
-      for (const candidate of candidates) {
-        const sha = await revParse(path, candidate);
-        if (sha !== undefined) return sha;
-      }
-      return undefined;
+      if (!(await has(nameWithOwner))) return { missing: `the mirror has no ${nameWithOwner}.git` };
+      const found = await lookUp(nameWithOwner, ref);
+      return found === undefined ? { missing: `the mirror's ${nameWithOwner} has no tag, branch or commit '${ref}'` } : { sha: found.sha };
+    },
+    async refName(nameWithOwner, ref, sha) {
+      const found = await lookUp(nameWithOwner, ref);
+      return found !== undefined && found.sha === sha ? found.name : sha;
     },
     async readFile(nameWithOwner, sha, file) {
       const path = gitDir(nameWithOwner);
-      if (path === undefined || !SHA.test(sha) || file.split('/').some((part) => part === '..' || part === '')) return undefined;
+      if (path === undefined || !SHA.test(sha) || file.split('/').some((part) => part === '..' || part === '.' || part === '')) return undefined;
       const result = await git(path, ['cat-file', 'blob', `${sha}:${file}`]);
       return result.ok ? result.stdout.toString('utf8') : undefined;
     },
     async archive(nameWithOwner, sha, format) {
       const path = gitDir(nameWithOwner);
-      const name = splitName(nameWithOwner);
+      const name = splitRepositoryName(nameWithOwner);
       if (path === undefined || name === undefined || !SHA.test(sha)) throw new TypeError(`cannot archive ${nameWithOwner}@${sha}`);
       const prefix = `${name.owner}-${name.repo}-${sha.slice(0, 7)}/`;
       const result = await git(path, ['archive', `--format=${format}`, `--prefix=${prefix}`, '--end-of-options', sha]);

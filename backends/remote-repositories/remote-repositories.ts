@@ -1,0 +1,35 @@
+import type { Clock, Located, RemoteRepositories, RepositorySource } from '../../core/ports/index.js';
+import { createForgeSource } from './forge-source.js';
+import { createMirrorSource } from './git-mirror.js';
+
+/** The part of the kernel's env config that says where remote repositories are. */
+export interface RemoteRepositorySettings {
+  readonly actionsMirrorDir: string | undefined;
+  readonly forgeConfigured: boolean;
+  readonly forgeApiUrl: string;
+  readonly forgeToken: string | undefined;
+}
+
+/** The sources the settings configure, the mirror first; none when neither is set. */
+export function createRemoteRepositories(settings: RemoteRepositorySettings, clock: Clock): RemoteRepositories {
+  const sources: RepositorySource[] = [];
+  if (settings.actionsMirrorDir !== undefined) sources.push(createMirrorSource(settings.actionsMirrorDir));
+  if (settings.forgeConfigured) sources.push(createForgeSource({ apiUrl: settings.forgeApiUrl, token: settings.forgeToken, clock }));
+  return fromSources(sources);
+}
+
+/** Remote repositories over the given sources, asked in order. */
+export function fromSources(sources: readonly RepositorySource[]): RemoteRepositories {
+  return {
+    sources,
+    async locate(nameWithOwner, ref): Promise<Located> {
+      const missing: string[] = [];
+      for (const source of sources) {
+        const resolution = await source.resolve(nameWithOwner, ref);
+        if ('sha' in resolution) return { source, sha: resolution.sha };
+        missing.push(resolution.missing);
+      }
+      return { missing };
+    },
+  };
+}
