@@ -6,6 +6,7 @@ import type { JobRecord, RunRecord } from './model/records.js';
 import { completeJob as recordCompletion, type Completion } from './reporting/complete-job.js';
 import { insertRun, type CreateRunInput } from './runs/create-run.js';
 import { resetForRerun, type RerunScope } from './runs/rerun.js';
+import { loadRunFiles, type RunFiles } from './runs/run-files.js';
 import { advanceRun } from './scheduler/advance-run.js';
 import { expandDeferredJob } from './scheduler/expand-deferred.js';
 import { failHeldRun, groupWaiters, requestJobCancel, requestRunCancel } from './scheduler/concurrency.js';
@@ -63,8 +64,8 @@ export interface Engine {
   getRun(runId: number): Promise<RunRecord | undefined>;
   listJobs(runId: number): Promise<JobRecord[]>;
   getJob(jobId: number): Promise<JobRecord | undefined>;
-  /** The workflow files stored with a run, by path (what `Assignment.files` holds); empty for an unknown run. */
-  runFiles(runId: number): Promise<ReadonlyMap<string, string>>;
+  /** The workflow files stored with a run (what `Assignment.files` holds; run-files.ts); empty for an unknown run. */
+  runFiles(runId: number): Promise<RunFiles>;
   events(runId: number, afterSeq?: number): Promise<StoredEvent[]>;
   /** Re-runs the scheduler over a run (after a lost notification, on another node, ...). */
   advance(runId: number): Promise<RunRecord | undefined>;
@@ -101,8 +102,7 @@ export function createEngine(deps: EngineDependencies): Engine {
   const tx = <T>(work: (uow: UnitOfWork) => Promise<T>) => inTransaction(db, deps.clock, deps.notifier, work);
   // Reads through the caller's transaction: on SQLite the one connection is held by it.
   const expand = async (uow: UnitOfWork, run: RunRecord, job: JobRecord, needs: Parameters<typeof expandDeferredJob>[2]) => {
-    const files = await uow.tx.selectFrom('engine_run_files').select(['path', 'content']).where('run_id', '=', run.id).execute();
-    return expandDeferredJob(run, job, needs, new Map(files.map((f) => [f.path, f.content])), deps.serverUrl());
+    return expandDeferredJob(run, job, needs, await loadRunFiles(uow.tx, run.id), deps.serverUrl());
   };
   const advanceIn = (uow: UnitOfWork, runId: number) => advanceRun(uow, runId, { rowLocks, evaluateIf, expand });
   /** Advances a run, then whatever waited on a concurrency group it or its job just freed. */
@@ -114,10 +114,7 @@ export function createEngine(deps: EngineDependencies): Engine {
   };
 
   const engine: Engine = {
-    async runFiles(runId) {
-      const files = await db.selectFrom('engine_run_files').select(['path', 'content']).where('run_id', '=', runId).execute();
-      return new Map(files.map((f) => [f.path, f.content]));
-    },
+    runFiles: (runId) => loadRunFiles(db, runId),
     async createRun(input) {
       return tx(async (uow) => {
         const runId = await insertRun(uow, input);

@@ -8,11 +8,12 @@ import type { SelectionPolicies } from './selection/policy.js';
 import type { Reporting } from './reporting/reporting.js';
 
 export { createEngine, type Engine, type EngineDependencies, type StoredEvent, type Submitted, type WaitOptions } from './engine.js';
-export { selectRuns, type Selection, type SelectionRequest, type WorkflowFileAtCommit } from './selection/select-runs.js';
+export { selectRuns, type Selection, type SelectionLoader, type SelectionRequest, type SelectedWorkflowFile, type WorkflowFileAtCommit } from './selection/select-runs.js';
 export { workflowId } from './selection/workflow-id.js';
 export { reviewCandidate, type PolicyVerdict, type RunCandidate, type SelectionPolicies, type SelectionPolicy } from './selection/policy.js';
 export { engineMigrations } from './store/migrations.js';
 export type { CreateRunInput, NewJob } from './runs/create-run.js';
+export { runFileKey, storedWorkflowLoader, type RunFile, type RunFiles, type WorkflowCommit } from './runs/run-files.js';
 export type { RerunScope } from './runs/rerun.js';
 export type { Assignment, RunnerIdentity } from './dispatch/acquire.js';
 export { labelsMatch } from './dispatch/labels.js';

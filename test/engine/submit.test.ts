@@ -158,3 +158,61 @@ for (const backend of ENGINE_BACKENDS) {
     });
   });
 }
+
+const CALLS_REMOTE = `on: push
+jobs:
+  call:
+    uses: acme/shared/.github/workflows/fan.yml@v1
+`;
+const FAN = `on: workflow_call
+jobs:
+  discover:
+    runs-on: self-hosted
+    outputs:
+      targets: \${{ steps.s.outputs.targets }}
+    steps:
+      - id: s
+        run: echo
+  build:
+    needs: discover
+    runs-on: self-hosted
+    strategy:
+      matrix:
+        target: \${{ fromJSON(needs.discover.outputs.targets) }}
+    steps:
+      - run: echo \${{ matrix.target }}
+`;
+const SHARED_SHA = 'c'.repeat(40);
+
+for (const backend of ENGINE_BACKENDS) {
+  describe(`called workflows of other repositories, on ${backend.kind}`, { skip: backend.skip }, () => {
+    it('are kept with the commit they were read at, and a job of theirs waiting for needs is expanded from the kept file', async (t) => {
+      const { engine } = await engineFixture(t, backend.kind);
+      const asked: string[] = [];
+      const remote: SelectionRequest['loader'] = {
+        read: async (ref) => {
+          asked.push(`${ref.repository ?? '.'}/${ref.path}@${ref.ref ?? ''}`);
+          return ref.repository === 'acme/shared' ? { name: `acme/shared/${ref.path}@v1`, content: FAN, commit: { ref: 'refs/tags/v1', sha: SHARED_SHA } } : undefined;
+        },
+      };
+      const [result] = await engine.submit(request({ workflows: [{ path: '.github/workflows/ci.yml', content: CALLS_REMOTE }], loader: remote }));
+      if (result?.outcome !== 'created') return assert.fail(JSON.stringify(result));
+      assert.deepEqual(asked, ['acme/shared/.github/workflows/fan.yml@v1']);
+      const files = await engine.runFiles(result.run.id);
+      assert.deepEqual(files.get('acme/shared/.github/workflows/fan.yml@v1'), { content: FAN, commit: { ref: 'refs/tags/v1', sha: SHARED_SHA } });
+      assert.deepEqual(files.get('.github/workflows/ci.yml'), { content: CALLS_REMOTE });
+
+      await testRunner(engine).drain((a) => ({ outcome: 'success', ...(a.job.jobKey === 'call/discover' ? { outputs: { targets: '["x","y"]' } } : {}) }));
+      const jobs = await engine.listJobs(result.run.id);
+      assert.deepEqual(
+        jobs.map((j) => [j.instanceId, j.status]),
+        [
+          ['call/discover', 'success'],
+          ['call/build[0]', 'success'],
+          ['call/build[1]', 'success'],
+        ],
+      );
+      assert.equal((await engine.getRun(result.run.id))?.status, 'success');
+    });
+  });
+}

@@ -2,13 +2,14 @@
  * Assignments of one job of a workflow as the engine's claim returns them (run and job rows
  * with plausible values), for tests of what is built from an assignment (the job message).
  */
-import type { Assignment, Json, JobRecord, RunRecord } from '../../core/engine/index.js';
+import type { Assignment, Json, JobRecord, RunFile, RunRecord } from '../../core/engine/index.js';
 
 export interface TestAssignmentOptions {
   readonly instanceId: string;
   readonly event?: string;
   readonly payload?: Json;
-  readonly files?: Readonly<Record<string, string>>;
+  /** Called workflows by key (run-files.ts): their text, or the file with the commit it was read at. */
+  readonly files?: Readonly<Record<string, string | RunFile>>;
   readonly run?: Partial<RunRecord>;
   readonly job?: Partial<JobRecord>;
 }
@@ -89,6 +90,7 @@ export function testAssignment(workflow: string, options: TestAssignmentOptions)
     ...options.run,
   });
   const job = testJobRecord(run.id, options.instanceId, options.job);
-  const files = new Map<string, string>([[TEST_WORKFLOW_PATH, workflow], ...Object.entries(options.files ?? {})]);
+  const called = Object.entries(options.files ?? {}).map(([key, file]): [string, RunFile] => [key, typeof file === 'string' ? { content: file } : file]);
+  const files = new Map<string, RunFile>([[TEST_WORKFLOW_PATH, { content: workflow }], ...called]);
   return { run, job, files, leaseExpiresAt: 1_700_000_600_000 };
 }

@@ -1,4 +1,5 @@
 import type { JobRecord, RunRecord } from '../model/records.js';
+import { loadRunFiles, type RunFiles } from '../runs/run-files.js';
 import { loadJob, loadRun } from '../store/queries.js';
 import { toJobRecord } from '../store/mappers.js';
 import type { EngineDb } from '../store/engine-db.js';
@@ -15,8 +16,8 @@ export interface RunnerIdentity {
 export interface Assignment {
   readonly run: RunRecord;
   readonly job: JobRecord;
-  /** The workflow files of the run, by path (what the job message is built from). */
-  readonly files: ReadonlyMap<string, string>;
+  /** The workflow files of the run (what the job message is built from; run-files.ts). */
+  readonly files: RunFiles;
   /** Epoch ms until which the runner holds the job unless it renews. */
   readonly leaseExpiresAt: number;
 }
@@ -65,6 +66,5 @@ export async function claimJob(uow: UnitOfWork, jobId: number, runner: RunnerIde
     await tx.updateTable('engine_runs').set({ status: 'in_progress', started_at: run.startedAt ?? now, updated_at: now }).where('id', '=', run.id).execute();
     await uow.event({ type: 'run_status', run_id: run.id, status: 'in_progress' });
   }
-  const files = await tx.selectFrom('engine_run_files').select(['path', 'content']).where('run_id', '=', run.id).execute();
-  return { run: { ...run, status: 'in_progress' }, job, files: new Map(files.map((f) => [f.path, f.content])), leaseExpiresAt };
+  return { run: { ...run, status: 'in_progress' }, job, files: await loadRunFiles(tx, run.id), leaseExpiresAt };
 }

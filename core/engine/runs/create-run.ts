@@ -1,6 +1,7 @@
 import type { Json, TriggerSource } from '../model/records.js';
 import type { UnitOfWork } from '../store/unit-of-work.js';
 import { nextIds } from '../store/sequences.js';
+import type { WorkflowCommit } from './run-files.js';
 
 /** A job instance as planned from the workflow (one per matrix combination and reusable-workflow job). */
 export interface NewJob {
@@ -31,8 +32,8 @@ export interface CreateRunInput {
   readonly payload: Json;
   readonly displayTitle: string;
   readonly concurrency: { readonly group: string; readonly cancelInProgress: boolean } | null;
-  /** The workflow file and every workflow it calls, as read at the run's commit. */
-  readonly files: readonly { readonly path: string; readonly content: string }[];
+  /** The workflow file and every workflow it calls, as read now (run-files.ts says the keys). */
+  readonly files: readonly { readonly path: string; readonly content: string; readonly commit?: WorkflowCommit }[];
   readonly jobs: readonly NewJob[];
   /** Held behind a policy gate: created `pending`, nothing runs until the gate is released. */
   readonly hold?: { readonly gate: string; readonly reason: string };
@@ -77,7 +78,10 @@ export async function insertRun(uow: UnitOfWork, input: CreateRunInput, failed?:
     })
     .execute();
   if (input.files.length > 0) {
-    await tx.insertInto('engine_run_files').values(input.files.map((f) => ({ run_id: runId, path: f.path, content: f.content }))).execute();
+    await tx
+      .insertInto('engine_run_files')
+      .values(input.files.map((f) => ({ run_id: runId, path: f.path, content: f.content, ref: f.commit?.ref ?? null, sha: f.commit?.sha ?? null })))
+      .execute();
   }
   if (input.jobs.length > 0) {
     const firstJobId = await nextIds(tx, 'jobs', input.jobs.length);

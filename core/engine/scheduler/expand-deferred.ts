@@ -6,12 +6,12 @@ import {
   type ExpressionObject,
   type JsonObject,
   type NeedsContext,
-  type WorkflowLoader,
 } from '../../workflow/index.js';
 import type { JobRecord, RunRecord } from '../model/records.js';
 import type { NeedsEntry } from './needs.js';
 import { toNewJobs } from '../selection/new-jobs.js';
 import type { NewJob } from '../runs/create-run.js';
+import { storedWorkflowLoader, type RunFiles } from '../runs/run-files.js';
 
 export type Expansion = { readonly ok: true; readonly jobs: readonly NewJob[] } | { readonly ok: false; readonly reason: string };
 
@@ -25,20 +25,12 @@ export async function expandDeferredJob(
   run: RunRecord,
   job: JobRecord,
   needs: Readonly<Record<string, NeedsEntry>>,
-  files: ReadonlyMap<string, string>,
+  files: RunFiles,
   serverUrl: string,
 ): Promise<Expansion> {
-  const content = files.get(run.workflowPath);
+  const content = files.get(run.workflowPath)?.content;
   if (content === undefined) return { ok: false, reason: `the workflow file ${run.workflowPath} of this run was not kept; the job cannot be expanded` };
-  const loader: WorkflowLoader = {
-    read: async (ref) => {
-      if (ref.repository !== undefined) return undefined;
-      const path = ref.path.replace(/^\.\//, '');
-      const text = files.get(path);
-      return text === undefined ? undefined : { name: path, content: text };
-    },
-  };
-  const loaded = await loadWorkflow({ name: run.workflowPath, content }, { loader });
+  const loaded = await loadWorkflow({ name: run.workflowPath, content }, { loader: storedWorkflowLoader(files) });
   if (!loaded.template) return { ok: false, reason: `the workflow no longer loads: ${loaded.errors.map((e) => e.message).join('; ')}` };
   const payload = (run.payload !== null && typeof run.payload === 'object' && !Array.isArray(run.payload) ? run.payload : {}) as JsonObject;
   const plan = planWorkflow(loaded, {

@@ -4,20 +4,34 @@ import {
   loadWorkflow,
   planWorkflow,
   type JobNode,
+  type LoadedWorkflowFile,
   type PlanEvent,
-  type WorkflowLoader,
   type WorkflowPlan,
+  type WorkflowRef,
 } from '../../workflow/index.js';
 import { InputError } from '../../kernel/index.js';
 import type { Json, TriggerSource } from '../model/records.js';
 import type { CreateRunInput, NewJob } from '../runs/create-run.js';
+import { runFileKey, type WorkflowCommit } from '../runs/run-files.js';
 import { toNewJobs } from './new-jobs.js';
 import { workflowId } from './workflow-id.js';
 
 export interface WorkflowFileAtCommit {
-  /** Path in the repository, e.g. `.github/workflows/ci.yml`. */
+  /** Path in the repository, e.g. `.github/workflows/ci.yml`; `owner/repo/path@ref` for a called file of another repository. */
   readonly path: string;
   readonly content: string;
+  /** Where a file of another repository was read. */
+  readonly commit?: WorkflowCommit;
+}
+
+/** A called workflow as a selection's loader reads it; `commit` for a file of another repository. */
+export interface SelectedWorkflowFile extends LoadedWorkflowFile {
+  readonly commit?: WorkflowCommit;
+}
+
+/** Reads called workflows for a selection (a `WorkflowLoader` that also says where remote files were read). */
+export interface SelectionLoader {
+  read(ref: WorkflowRef): Promise<SelectedWorkflowFile | undefined>;
 }
 
 export interface SelectionRequest {
@@ -27,8 +41,8 @@ export interface SelectionRequest {
   readonly trigger: TriggerSource;
   /** The workflow files to consider (for webhooks: every file under .github/workflows at the commit). */
   readonly workflows: readonly WorkflowFileAtCommit[];
-  /** Reads called workflows (local at the commit, or remote). */
-  readonly loader?: WorkflowLoader;
+  /** Reads called workflows (local at the commit, or remote); what it reads is kept with the run. */
+  readonly loader?: SelectionLoader;
   /** Only these jobs and the jobs they need, transitively (`svc run --job`, repeatable). */
   readonly job?: string | readonly string[];
   readonly vars?: Readonly<Record<string, string>>;
@@ -110,8 +124,8 @@ function runInputFrom(request: SelectionRequest, files: readonly WorkflowFileAtC
   };
 }
 
-/** Wraps the loader to keep what it read (local called workflows) for the run's record. */
-function recordingLoader(loader: WorkflowLoader | undefined): { readonly loader: WorkflowLoader | undefined; readonly files: WorkflowFileAtCommit[] } {
+/** Wraps the loader to keep what it read (every called workflow, local or remote) for the run's record. */
+function recordingLoader(loader: SelectionLoader | undefined): { readonly loader: SelectionLoader | undefined; readonly files: WorkflowFileAtCommit[] } {
   const files: WorkflowFileAtCommit[] = [];
   if (loader === undefined) return { loader, files };
   return {
@@ -119,7 +133,7 @@ function recordingLoader(loader: WorkflowLoader | undefined): { readonly loader:
     loader: {
       read: async (ref) => {
         const file = await loader.read(ref);
-        if (file !== undefined && ref.repository === undefined) files.push({ path: ref.path.replace(/^\.\//, ''), content: file.content });
+        if (file !== undefined) files.push({ path: runFileKey(ref), content: file.content, ...(file.commit === undefined ? {} : { commit: file.commit }) });
         return file;
       },
     },

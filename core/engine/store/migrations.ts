@@ -164,4 +164,13 @@ export const engineMigrations: readonly Migration[] = [
       await db.schema.alterTable('engine_jobs').addColumn('deferred', 'integer', (c) => c.notNull().defaultTo(0)).execute();
     },
   },
+  {
+    // A called workflow of another repository is kept with the commit it was read at (and the
+    // ref as GitHub names it), so re-runs and `job.workflow_sha` use that commit, not the ref.
+    name: '0004_run_file_commits',
+    async up(db: AnyKysely) {
+      await db.schema.alterTable('engine_run_files').addColumn('ref', 'text').execute();
+      await db.schema.alterTable('engine_run_files').addColumn('sha', 'text').execute();
+    },
+  },
 ];

@@ -38,6 +38,10 @@ export type RunFilesTable = {
   run_id: number;
   path: string;
   content: string;
+  /** A file of another repository: the ref as GitHub names it (`refs/tags/v1`, or the sha). */
+  ref: string | null;
+  /** A file of another repository: the commit it was read at. */
+  sha: string | null;
 };
 
 export type JobsTable = {

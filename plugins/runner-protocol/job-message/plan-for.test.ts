@@ -17,25 +17,37 @@ jobs:
     runs-on: x
     steps: [{ run: echo }]
 `;
-const files = { '.github/workflows/called.yml': CALLED, 'other/tools/.github/workflows/lint.yml@v1': CALLED };
+const TOOLS_SHA = 'c'.repeat(40);
+const files = { '.github/workflows/called.yml': CALLED, 'other/tools/.github/workflows/lint.yml@v1': { content: CALLED, commit: { ref: 'refs/tags/v1', sha: TOOLS_SHA } } };
 
 test('jobs of called workflows are found, with the called file as their source', async () => {
   const local = await planFor(testAssignment(CALLER, { instanceId: 'local/inner', files }), { serverUrl: 'https://ci.example.test' });
   assert.deepEqual(local.fileTable, [
     '.github/workflows/ci.yml',
     `acme/widgets/.github/workflows/called.yml@${TEST_SHA}`,
-    'other/tools/.github/workflows/lint.yml@v1',
+    `other/tools/.github/workflows/lint.yml@${TOOLS_SHA}`,
   ]);
   assert.deepEqual(local.source, { repository: 'acme/widgets', path: '.github/workflows/called.yml', ref: 'refs/heads/main', sha: TEST_SHA, called: true });
   assert.equal(local.instance.name, 'local / inner');
 
   const assignment = testAssignment(CALLER, { instanceId: 'remote/inner', files });
   const remote = await planFor(assignment, { serverUrl: 'https://ci.example.test' });
-  assert.deepEqual(remote.source, { repository: 'other/tools', path: '.github/workflows/lint.yml', ref: 'v1', sha: 'v1', called: true });
-  const variables = buildJobMessage({ assignment, plan: remote, serverUrls: { api: 'http://h/', publicUrl: 'http://h' }, accessToken: 't' })['variables'];
+  assert.deepEqual(remote.source, { repository: 'other/tools', path: '.github/workflows/lint.yml', ref: 'refs/tags/v1', sha: TOOLS_SHA, called: true });
+  const message = buildJobMessage({ assignment, plan: remote, serverUrls: { api: 'http://h/', publicUrl: 'http://h' }, accessToken: 't' });
+  const variables = message['variables'];
   assert.deepEqual((variables as Record<string, unknown>)['system.workflowFileFullPath'], { value: 'other/tools/.github/workflows/lint.yml' });
+  assert.deepEqual((variables as Record<string, unknown>)['system.workflowFileRef'], { value: 'refs/tags/v1' });
+  assert.deepEqual((variables as Record<string, unknown>)['system.workflowFileSha'], { value: TOOLS_SHA });
+  const job = JSON.stringify((message['contextData'] as Record<string, unknown>)['job']);
+  assert.ok(job.includes(`other/tools/.github/workflows/lint.yml@refs/tags/v1`) && job.includes(TOOLS_SHA), job);
   const orchestration = (variables as Record<string, { value: string }>)['system.orchestrationId'];
   assert.match(orchestration?.value ?? '', /^[0-9a-f-]{36}\.remote\.inner\.__default$/);
+});
+
+test('a called file of another repository kept without its commit (a run created before commits were kept) names the ref as its commit', async () => {
+  const assignment = testAssignment(CALLER, { instanceId: 'remote/inner', files: { ...files, 'other/tools/.github/workflows/lint.yml@v1': CALLED } });
+  const remote = await planFor(assignment, { serverUrl: 'https://ci.example.test' });
+  assert.deepEqual(remote.source, { repository: 'other/tools', path: '.github/workflows/lint.yml', ref: 'v1', sha: 'v1', called: true });
 });
 
 test('a job whose fields wait for needs is expanded with them', async () => {

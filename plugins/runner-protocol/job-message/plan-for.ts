@@ -5,22 +5,20 @@
  * instance ids; the assignment's `instanceId` picks the instance.
  *
  * The run's files are keyed by path for the run's repository (`.github/workflows/ci.yml`) and by
- * `owner/repo/path@ref` for workflows of other repositories. A called workflow appears in the
- * file table as `owner/repo/path@sha` (github.com's spelling).
+ * `owner/repo/path@ref` for workflows of other repositories, kept with the commit they were read
+ * at. A called workflow appears in the file table as `owner/repo/path@sha` (github.com's spelling).
  */
-import type { Assignment, RunRecord } from '../../../core/engine/index.js';
+import { storedWorkflowLoader, type Assignment, type RunFiles, type RunRecord } from '../../../core/engine/index.js';
 import {
   expandJob,
   flattenJobs,
   loadWorkflow,
   planWorkflow,
   type ExpressionObject,
-  type LoadedWorkflowFile,
   type NeedsContext,
   type PlanEvent,
   type PlannedJob,
   type WorkflowLoader,
-  type WorkflowRef,
 } from '../../../core/workflow/index.js';
 import { jobServer } from './job-server.js';
 import type { JobPlan, WorkflowSource } from './types.js';
@@ -37,7 +35,7 @@ export interface PlanForOptions {
 
 export async function planFor(assignment: Assignment, options: PlanForOptions): Promise<JobPlan> {
   const { run, job, files } = assignment;
-  const content = files.get(run.workflowPath);
+  const content = files.get(run.workflowPath)?.content;
   if (content === undefined) throw new Error(`run ${run.id} has no stored workflow file '${run.workflowPath}'`);
   const entry: WorkflowSource = { repository: run.repository, path: run.workflowPath, ref: run.ref, sha: run.sha, called: false };
   const sources = new Map<string, WorkflowSource>([[run.workflowPath, entry]]);
@@ -76,21 +74,19 @@ function findInstance(jobs: readonly PlannedJob[], instanceId: string, needs: Ne
 }
 
 /** Called workflows come from the run's files; each gets its file-table name and its source. */
-function filesLoader(run: RunRecord, files: ReadonlyMap<string, string>, sources: Map<string, WorkflowSource>): WorkflowLoader {
-  return {
-    read(ref: WorkflowRef): Promise<LoadedWorkflowFile | undefined> {
-      // `./path` in the run's own workflows: the run's repository at the run's commit.
-      const source: WorkflowSource =
-        ref.repository === undefined
-          ? { repository: run.repository, path: ref.path, ref: run.ref, sha: run.sha, called: true }
-          : { repository: ref.repository, path: ref.path, ref: ref.ref ?? '', sha: ref.ref ?? '', called: true };
-      const content = files.get(ref.repository === undefined ? ref.path : `${ref.repository}/${ref.path}@${ref.ref ?? ''}`);
-      if (content === undefined) return Promise.resolve(undefined);
-      const name = `${source.repository}/${source.path}@${source.sha}`;
-      sources.set(name, source);
-      return Promise.resolve({ name, content });
-    },
-  };
+function filesLoader(run: RunRecord, files: RunFiles, sources: Map<string, WorkflowSource>): WorkflowLoader {
+  return storedWorkflowLoader(files, (ref, file) => {
+    // `./path` in the run's own workflows: the run's repository at the run's commit. A file of
+    // another repository: the commit it was read at when the run was created (a run created
+    // before commits were kept has only the ref).
+    const source: WorkflowSource =
+      ref.repository === undefined
+        ? { repository: run.repository, path: ref.path, ref: run.ref, sha: run.sha, called: true }
+        : { repository: ref.repository, path: ref.path, ref: file.commit?.ref ?? ref.ref ?? '', sha: file.commit?.sha ?? ref.ref ?? '', called: true };
+    const name = `${source.repository}/${source.path}@${source.sha}`;
+    sources.set(name, source);
+    return name;
+  });
 }
 
 /** The run's event as selection saw it; repository and actor from the payload when it has them. */

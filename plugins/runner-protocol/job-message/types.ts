@@ -8,9 +8,9 @@ export interface WorkflowSource {
   readonly repository: string;
   /** Path in that repository (`.github/workflows/ci.yml`). */
   readonly path: string;
-  /** The ref it was read at (`refs/heads/main`; the `@ref` of a remote call). */
+  /** The ref it was read at (`refs/heads/main`; for a remote call, `refs/tags/v1`, `refs/heads/main` or the sha its `@ref` named). */
   readonly ref: string;
-  /** The commit it was read at (the ref itself for a remote call we know no commit of). */
+  /** The commit it was read at (the ref itself for a remote call of a run that kept no commit). */
   readonly sha: string;
   /** False for the run's own workflow file. */
   readonly called: boolean;
