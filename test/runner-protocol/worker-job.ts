@@ -49,7 +49,7 @@ export async function dispatchNext(h: RunnerHost, agentId = 7): Promise<Dispatch
   const claims: JobTokenClaims = { runId: run.id, jobId: job.id, agentId, planId, timelineId: planId, attempt: job.attempt };
   const token = await (await jobTokensOf(h)).mintJobToken(claims, jobTokenTtlSeconds(job.timeoutMinutes));
   const plan = await planFor(assignment, { serverUrl: h.baseUrl });
-  const needs = needsFromJobs(plan.job, await h.engine.listJobs(run.id));
+  const needs = needsFromJobs(plan.job, await h.engine.listJobs(run.id), plan.workflow);
   const message = buildJobMessage({ assignment, plan, serverUrls: { api: h.baseUrl, publicUrl: h.baseUrl }, accessToken: token, needs });
   return { assignment, message, info: jobInfo(message), claims };
 }

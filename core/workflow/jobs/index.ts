@@ -8,6 +8,7 @@ export { planWorkflow } from './plan-workflow.js';
 export { expandJob, MAX_RUN_JOBS, type ExpandJobOptions } from './expand-job.js';
 export { DEFAULT_CANCEL_TIMEOUT_MINUTES, DEFAULT_TIMEOUT_MINUTES } from './job-instance.js';
 export { flattenJobs, jobGraph, runnableJobs, stages, type JobNode } from './job-graph.js';
+export { plannedOutcome } from './call-outcome.js';
 export type { PlanEvent, PlanOptions } from './run-contexts.js';
 export { localEvent, ZERO_SHA, type LocalEventInput } from './local-event.js';
 export { planView, type PlanJobView, type PlanView } from './plan-view.js';

@@ -19,7 +19,7 @@ export async function planAssignment(assignment: Assignment, runJobs: readonly J
   let needs: NeedsContext;
   try {
     const first = await planFor(assignment, { serverUrl });
-    needs = needsFromJobs(first.job, runJobs);
+    needs = needsFromJobs(first.job, runJobs, first.workflow);
   } catch {
     needs = needsOfRecord(assignment.job, runJobs);
   }
