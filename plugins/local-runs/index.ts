@@ -18,13 +18,14 @@ export const plugin = definePlugin({
   deps: {
     config: coreServices.config,
     snapshots: coreServices.snapshots,
+    remoteRepositories: coreServices.remoteRepositories,
     clock: coreServices.clock,
     logger: coreServices.logger,
     lifecycle: coreServices.lifecycle,
     engine: engineServiceRef,
   },
   commands: localRunsCommands,
-  init({ config, snapshots, clock, logger, lifecycle, engine }, env) {
+  init({ config, snapshots, remoteRepositories, clock, logger, lifecycle, engine }, env) {
     const { maxBytes, retentionSecs } = config.env.snapshots;
     const retentionMs = retentionSecs * 1000;
     env.addWorker(createPruneWorker({ snapshots, clock, logger }));
@@ -34,7 +35,7 @@ export const plugin = definePlugin({
       register: (app) => {
         app.setSchemaErrorFormatter(schemaErrorFormatter);
         registerSnapshotRoute(app, { snapshots, clock, logger, maxBytes, retentionMs });
-        registerSubmitRoute(app, { engine, snapshots, clock, logger, lifecycle, retentionMs });
+        registerSubmitRoute(app, { engine, snapshots, remoteRepositories, clock, logger, lifecycle, retentionMs });
       },
     });
   },

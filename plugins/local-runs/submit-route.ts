@@ -1,16 +1,19 @@
 import type { FastifyInstance } from 'fastify';
 import type { Engine } from '../../core/engine/index.js';
 import { NotFoundError, type HostLifecycle, type Logger } from '../../core/kernel/index.js';
-import type { Clock, SnapshotStore } from '../../core/ports/index.js';
+import type { Clock, RemoteRepositories, SnapshotStore } from '../../core/ports/index.js';
 import { localSelection } from './local-selection.js';
 import { parseRunRequest, runRequestValidator } from './run-request.js';
+import { remoteWorkflowReader } from './remote-workflows.js';
 import { SubmittedViewSchema } from './schemas.js';
-import { snapshotWorkflowLoader } from './snapshot-loader.js';
 import { submissionOutcome } from './submission-outcome.js';
+import { submissionWorkflowLoader } from './workflow-loader.js';
 
 export interface SubmitRouteDependencies {
   readonly engine: Engine;
   readonly snapshots: SnapshotStore;
+  /** Where remote reusable workflows are read: the action mirror, then the forge. */
+  readonly remoteRepositories: RemoteRepositories;
   readonly clock: Clock;
   readonly logger: Logger;
   readonly lifecycle: HostLifecycle;
@@ -20,9 +23,11 @@ export interface SubmitRouteDependencies {
 /**
  * `POST /runs` `{repository, snapshot, workflow, event?, ref?, base?, changed_files?, payload?,
  * job?, inputs?, actor?}`: runs one workflow file of an uploaded snapshot (what `svc run`
- * calls). The file and the local reusable workflows it calls are read from the snapshot; the
- * engine selects and creates the run (`trigger: 'local'`). 201 with the run; 404
- * `workflow_not_found` or `snapshot_not_found`; 422 `not_triggered` or `invalid_workflow`.
+ * calls). The file and the local reusable workflows it calls are read from the snapshot, remote
+ * ones from the mirror or the forge (remote-workflows.ts); the engine selects and creates the run
+ * (`trigger: 'local'`). 201 with the run; 404 `workflow_not_found`, `snapshot_not_found` or
+ * `reusable_workflow_not_found`; 422 `not_triggered`, `invalid_workflow` or
+ * `invalid_workflow_reference`; 501 when a remote workflow is called and no source is configured.
  */
 export function registerSubmitRoute(app: FastifyInstance, deps: SubmitRouteDependencies): void {
   runRequestValidator();
@@ -40,7 +45,12 @@ export function registerSubmitRoute(app: FastifyInstance, deps: SubmitRouteDepen
     const baseUrl = deps.lifecycle.publicUrl();
     const selection = localSelection(run, {
       content,
-      loader: snapshotWorkflowLoader(deps.snapshots, run.repository, run.snapshot),
+      loader: submissionWorkflowLoader({
+        snapshots: deps.snapshots,
+        repository: run.repository,
+        sha: run.snapshot,
+        remote: remoteWorkflowReader(deps.remoteRepositories),
+      }),
       serverUrl: baseUrl,
     });
     const view = submissionOutcome(run, await deps.engine.submit(selection), (runId) => `${baseUrl}/api/v1/runs/${runId}`);

@@ -206,13 +206,13 @@ describe('POST /api/v1/runs: what does not run, and why', () => {
     assert.equal(details.url, `${h.base}/api/v1/runs/${details.run_id}`);
   });
 
-  it('501 for a remote reusable workflow; 400 for a bad request', async (t) => {
+  it('501 naming what to set for a remote reusable workflow when neither a mirror nor a forge is configured; 400 for a bad request', async (t) => {
     const remote = 'on: push\njobs:\n  call:\n    uses: octo/lib/.github/workflows/release.yml@v2\n';
     const { h, sha } = await uploaded(t, { '.github/workflows/remote.yml': remote });
     const notYet = await submitRun(h, { repository: 'acme/app', snapshot: sha, workflow: '.github/workflows/remote.yml' });
     assert.equal(notYet.status, 501);
     assert.equal(notYet.body['code'], 'not_implemented');
-    assert.match(String(notYet.body['message']), /octo\/lib\/\.github\/workflows\/release\.yml@v2.*remote reusable workflows need forge access/);
+    assert.match(String(notYet.body['message']), /^uses: octo\/lib\/\.github\/workflows\/release\.yml@v2: no source of remote repositories is configured \(set SVC_ACTIONS_MIRROR_DIR .*SVC_FORGE_API_URL/);
 
     const bad = await submitRun(h, { repository: 'acme/app', snapshot: 'HEAD', workflow: '../ci.yml' });
     assert.equal(bad.status, 400);

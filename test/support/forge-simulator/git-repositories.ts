@@ -113,6 +113,30 @@ export class GitRepositories {
     }
   }
 
+  /** What `refs/<qualified>` (`tags/v1`, `heads/main`) points at, exactly that ref; undefined when there is none. */
+  async ref(repository: Repository, qualified: string): Promise<{ readonly sha: string; readonly type: string } | undefined> {
+    if (!PLAIN_REF.test(qualified)) return undefined;
+    try {
+      const sha = (await git(repository.dir, ['rev-parse', '--verify', '--quiet', '--end-of-options', `refs/${qualified}`], this.#date)).toString('utf8').trim();
+      const type = (await git(repository.dir, ['cat-file', '-t', sha], this.#date)).toString('utf8').trim();
+      return { sha, type };
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** A file (a blob, not a directory) at a commit: its bytes and blob sha; undefined when there is none. */
+  async file(repository: Repository, sha: string, path: string): Promise<{ readonly content: Buffer; readonly blob: string } | undefined> {
+    if (path.split('/').some((part) => part === '' || part === '.' || part === '..')) return undefined;
+    try {
+      const blob = (await git(repository.dir, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${sha}:${path}`], this.#date)).toString('utf8').trim();
+      if ((await git(repository.dir, ['cat-file', '-t', blob], this.#date)).toString('utf8').trim() !== 'blob') return undefined;
+      return { content: await git(repository.dir, ['cat-file', 'blob', blob], this.#date), blob };
+    } catch {
+      return undefined;
+    }
+  }
+
   /** Author, committer, message, tree and parents of a commit. */
   async describe(repository: Repository, sha: string): Promise<{ readonly tree: string; readonly parents: readonly string[]; readonly author: Signature; readonly committer: Signature; readonly message: string }> {
     const raw = (await git(repository.dir, ['show', '-s', '--format=%T%x00%P%x00%an%x00%ae%x00%aI%x00%cn%x00%ce%x00%cI%x00%B', sha], this.#date)).toString('utf8');

@@ -4,6 +4,11 @@
  * - `repos/get-commit` (`GET /repos/{owner}/{repo}/commits/{ref}`): the sha alone with
  *   `Accept: application/vnd.github.sha`, else the commit object; an unknown ref is `422 No commit
  *   found for SHA`, an unknown (or, without the token, private) repository `404`, as the forge does.
+ * - `git/get-ref` (`GET /repos/{owner}/{repo}/git/ref/{ref}`, `ref` as `tags/v1` or `heads/main`):
+ *   that exact ref, else `404`.
+ * - `repos/get-content` (`GET /repos/{owner}/{repo}/contents/{path}?ref=`): a file as JSON with its
+ *   content in base64 (wrapped every 60 characters, as the forge sends it); `404` for a path that
+ *   is not a file (directory listings are not simulated) or a ref the repository lacks.
  * - `repos/download-tarball-archive`, `repos/download-zipball-archive`: `302` to the web host's
  *   archive download (`/_codeload/{owner}/{repo}/legacy.tar.gz|zip/{ref}?token=…`), which is not
  *   part of the REST API (codeload on github.com); the description documents only the redirect,
@@ -58,7 +63,57 @@ function archiveRedirect(format: ArchiveFormat) {
   };
 }
 
+async function getRef(request: SimulatedRequest, forge: ForgeContext): Promise<SimulatedResponse> {
+  const repository = forge.visible(request);
+  const qualified = request.params['ref'] ?? '';
+  const target = repository === undefined ? undefined : await forge.repositories.ref(repository, qualified);
+  if (repository === undefined || target === undefined) return notFound();
+  const api = `${forge.apiUrl}/repos/${repository.fullName}`;
+  return {
+    status: 200,
+    json: {
+      ref: `refs/${qualified}`,
+      node_id: `REF_${Buffer.from(qualified).toString('base64url')}`,
+      url: `${api}/git/refs/${qualified}`,
+      object: { type: target.type, sha: target.sha, url: `${api}/git/${target.type === 'tag' ? 'tags' : 'commits'}/${target.sha}` },
+    },
+  };
+}
+
+async function getContent(request: SimulatedRequest, forge: ForgeContext): Promise<SimulatedResponse> {
+  const repository = forge.visible(request);
+  if (repository === undefined) return notFound();
+  const ref = request.query['ref'];
+  const sha = await forge.repositories.resolve(repository, typeof ref === 'string' ? ref : 'HEAD');
+  const path = request.params['path'] ?? '';
+  const file = sha === undefined ? undefined : await forge.repositories.file(repository, sha, path);
+  if (file === undefined) return notFound();
+  const api = `${forge.apiUrl}/repos/${repository.fullName}`;
+  const html = `${forge.webUrl}/${repository.fullName}/blob/${typeof ref === 'string' ? ref : 'main'}/${path}`;
+  const self = `${api}/contents/${path}${typeof ref === 'string' ? `?ref=${encodeURIComponent(ref)}` : ''}`;
+  const git = `${api}/git/blobs/${file.blob}`;
+  return {
+    status: 200,
+    json: {
+      type: 'file',
+      encoding: 'base64',
+      size: file.content.length,
+      name: path.split('/').pop() ?? path,
+      path,
+      content: (file.content.toString('base64').match(/.{1,60}/g) ?? []).join('\n'),
+      sha: file.blob,
+      url: self,
+      git_url: git,
+      html_url: html,
+      download_url: `${forge.webUrl}/_raw/${repository.fullName}/${sha}/${path}`,
+      _links: { git, html, self },
+    },
+  };
+}
+
 export const REPOSITORY_OPERATIONS: OperationTable = {
+  'git/get-ref': getRef,
+  'repos/get-content': getContent,
   'repos/get-commit': async (request, forge) => {
     const repository = forge.visible(request);
     if (repository === undefined) return notFound();
