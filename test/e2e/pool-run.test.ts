@@ -17,8 +17,9 @@ import { git, isolateGitConfig } from '../snapshots/support.js';
 import { TEST_SYSTEM_TOKEN } from '../support/host-env.js';
 import { getLikeCurl } from '../support/loopback-get.js';
 import { api } from '../vm-pool/support.js';
+import { createActionMirror, type ActionMirror } from '../support/action-mirror.js';
 import { uploadArtifactAction } from './artifact-action.js';
-import { ANNOTATIONS, ARTIFACTS, CLOSURE, isolationProbe, MATRIX_NEEDS_OUTPUTS, RELAY, SLOW } from './pool-workflows.js';
+import { ANNOTATIONS, ARTIFACTS, CLOSURE, isolationProbe, LOCAL_GREET, MATRIX_NEEDS_OUTPUTS, RELAY, REMOTE_CALLER, REMOTE_MIRROR, SLOW } from './pool-workflows.js';
 
 isolateGitConfig();
 // The CLIs, hence the pool's guests, run from a production bundle (as a user installs them) built
@@ -68,11 +69,17 @@ for (const backend of ['process', 'namespace'] as const) {
 
   describe(`svc run on the built-in pool, ${backend} backend`, { skip }, () => {
     let server: PoolServer;
+    // The action mirror (SVC_ACTIONS_MIRROR_DIR) remote actions and reusable workflows come from.
+    let mirror: ActionMirror;
+    const mirrored: Record<string, string> = {};
     before(async () => {
-      server = await startServerWithPool(backend, { warm: 2, max: 4 });
+      mirror = await createActionMirror();
+      for (const [name, files] of Object.entries(REMOTE_MIRROR)) mirrored[name] = await mirror.commit(name, { files, tags: ['v1'] });
+      server = await startServerWithPool(backend, { warm: 2, max: 4, env: { SVC_ACTIONS_MIRROR_DIR: mirror.dir } });
     });
     after(async () => {
-      await server.stop();
+      await server?.stop();
+      await mirror?.remove();
     });
 
     it('a matrix between jobs passing outputs through needs, with the uncommitted workflow: exit 0', async (t) => {
@@ -162,6 +169,34 @@ for (const backend of ['process', 'namespace'] as const) {
       assert.equal(await download.exited, 0, download.stderr());
       assert.equal(await readFile(join(out, 'dist', 'app.txt'), 'utf8'), `built from ${view.sha}\n`);
       assert.equal(await readFile(join(out, 'dist', 'sub', 'notes.txt'), 'utf8'), 'release notes\n');
+    });
+
+    it('a remote reusable workflow from the mirror gets its inputs, runs remote and local actions, and hands its outputs to needs: exit 0', async (t) => {
+      const repo = await gitRepository({ '.github/workflows/remote.yml': REMOTE_CALLER, '.github/actions/local-greet/action.yml': LOCAL_GREET });
+      t.after(repo.remove);
+      const run = svcRun([], server.cliEnv, repo.dir);
+      assert.equal(await run.exited, 0, output(run));
+      assert.match(run.stdout(), /^call \/ build \| building e2e at level 3 from acme\/shared\/\.github\/workflows\/build\.yml@refs\/tags\/v1$/m);
+      assert.match(run.stdout(), /^call \/ build \| greet says hello remote$/m);
+      assert.match(run.stdout(), /^call \/ build \| greet says hello local$/m);
+      assert.match(run.stdout(), /^call \/ build \| the remote action said hello remote$/m);
+      assert.match(run.stdout(), new RegExp(`^call / check / sha \\| check from acme/shared at ${mirrored['acme/shared'] ?? '-'}$`, 'm'));
+      assert.match(run.stdout(), /^report \| the call built e2e-3\.tgz \(success\)$/m);
+      const view = await runOf(server, run);
+      assert.equal(view.conclusion, 'success');
+      assert.equal(jobNamed(view, 'report').outputs.summary, 'e2e-3.tgz|hello local');
+    });
+
+    it('a remote reusable workflow at a ref the mirror does not have: exit 2 naming what was looked up, and where', async (t) => {
+      const repo = await gitRepository({ '.github/workflows/remote.yml': REMOTE_CALLER.replace('build.yml@v1', 'build.yml@v9') });
+      t.after(repo.remove);
+      const run = svcRun([], server.cliEnv, repo.dir);
+      assert.equal(await run.exited, 2, output(run));
+      assert.ok(
+        run.stderr().includes(`uses: acme/shared/.github/workflows/build.yml@v9: no source has acme/shared at 'v9' (looked up in the mirror at ${mirror.dir} (SVC_ACTIONS_MIRROR_DIR)): the mirror's acme/shared has no tag, branch or commit 'v9'`),
+        run.stderr(),
+      );
+      assert.doesNotMatch(run.stderr(), /^svc run: run \d+ of /m, 'no run was created');
     });
 
     it('--job runs the job asked for and the jobs it needs, nothing else', async (t) => {

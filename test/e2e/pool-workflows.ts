@@ -59,6 +59,125 @@ jobs:
           test "$(git rev-parse HEAD)" = "$GITHUB_SHA" && echo "HEAD is the run's commit"
 `;
 
+/**
+ * A workflow calling a reusable workflow of another repository from the action mirror
+ * (`REMOTE_MIRROR` below), passing inputs and reading its outputs; the called job checks the
+ * caller's commit out, runs a remote action of the mirror and a local action of the caller's
+ * repository (which nests the remote one), and the called workflow calls a sibling with `./`.
+ */
+export const REMOTE_CALLER = `name: Remote call
+on: push
+jobs:
+  call:
+    uses: acme/shared/.github/workflows/build.yml@v1
+    with:
+      target: e2e
+    secrets: inherit
+  report:
+    needs: call
+    runs-on: ubuntu-latest
+    outputs:
+      summary: \${{ steps.sum.outputs.summary }}
+    steps:
+      - id: sum
+        run: |
+          echo "the call built \${{ needs.call.outputs.artifact }} (\${{ needs.call.result }})"
+          echo "summary=\${{ needs.call.outputs.artifact }}|\${{ needs.call.outputs.greeting }}" >> "$GITHUB_OUTPUT"
+`;
+
+/** The caller's own composite action: it nests the mirror's remote action. */
+export const LOCAL_GREET = `name: local greet
+inputs:
+  who:
+    required: true
+outputs:
+  said:
+    value: \${{ steps.greet.outputs.said }}
+runs:
+  using: composite
+  steps:
+    - id: greet
+      uses: acme/greet@v1
+      with:
+        who: \${{ inputs.who }}
+`;
+
+/** The repositories of the action mirror the remote call reads: `owner/repo` → files. */
+export const REMOTE_MIRROR: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  'acme/greet': {
+    'action.yml': `name: greet
+inputs:
+  who:
+    default: world
+outputs:
+  said:
+    value: \${{ steps.say.outputs.said }}
+runs:
+  using: composite
+  steps:
+    - id: say
+      shell: bash
+      run: |
+        echo "greet says hello \${{ inputs.who }}"
+        echo "said=hello \${{ inputs.who }}" >> "$GITHUB_OUTPUT"
+`,
+  },
+  'acme/shared': {
+    '.github/workflows/build.yml': `on:
+  workflow_call:
+    inputs:
+      target:
+        type: string
+        required: true
+      level:
+        type: number
+        default: 3
+    outputs:
+      artifact:
+        value: \${{ jobs.build.outputs.artifact }}
+      greeting:
+        value: \${{ jobs.build.outputs.greeting }}
+jobs:
+  build:
+    runs-on: ubuntu-latest
+    outputs:
+      artifact: \${{ steps.build.outputs.artifact }}
+      greeting: \${{ steps.local.outputs.said }}
+    steps:
+      - name: Check out the caller's commit
+        env:
+          TOKEN: \${{ github.token }}
+        run: |
+          git init -q .
+          auth="AUTHORIZATION: basic $(printf 'x-access-token:%s' "$TOKEN" | base64 -w0)"
+          git -c http.extraheader="$auth" fetch -q --depth=1 "$GITHUB_SERVER_URL/$GITHUB_REPOSITORY" "$GITHUB_SHA"
+          git checkout -q FETCH_HEAD
+      - id: build
+        run: |
+          echo "building \${{ inputs.target }} at level \${{ inputs.level }} from \${{ job.workflow_ref }}"
+          echo "artifact=\${{ inputs.target }}-\${{ inputs.level }}.tgz" >> "$GITHUB_OUTPUT"
+      - id: remote
+        uses: acme/greet@v1
+        with:
+          who: remote
+      - id: local
+        uses: ./.github/actions/local-greet
+        with:
+          who: local
+      - run: echo "the remote action said \${{ steps.remote.outputs.said }}"
+  check:
+    uses: ./.github/workflows/check.yml
+`,
+    '.github/workflows/check.yml': `on: workflow_call
+jobs:
+  sha:
+    runs-on: ubuntu-latest
+    steps:
+      - run: echo "check from \${{ job.workflow_repository }} at \${{ job.workflow_sha }}"
+`,
+  },
+};
+
 export const CLOSURE = `name: Closure
 on: push
 jobs:
