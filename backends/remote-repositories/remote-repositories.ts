@@ -1,14 +1,10 @@
+import type { RemoteRepositoriesContext } from '../../core/kernel/index.js';
 import type { Clock, Located, RemoteRepositories, RepositorySource } from '../../core/ports/index.js';
 import { createForgeSource } from './forge-source.js';
 import { createMirrorSource } from './git-mirror.js';
 
 /** The part of the kernel's env config that says where remote repositories are. */
-export interface RemoteRepositorySettings {
-  readonly actionsMirrorDir: string | undefined;
-  readonly forgeConfigured: boolean;
-  readonly forgeApiUrl: string;
-  readonly forgeToken: string | undefined;
-}
+export type RemoteRepositorySettings = RemoteRepositoriesContext['settings'];
 
 /** The sources the settings configure, the mirror first; none when neither is set. */
 export function createRemoteRepositories(settings: RemoteRepositorySettings, clock: Clock): RemoteRepositories {

@@ -1,11 +1,12 @@
-import type { SelectionRequest } from '../../core/engine/index.js';
-import { eventRef, localEvent, type JsonObject, type JsonValue, type WorkflowLoader } from '../../core/workflow/index.js';
+import type { SelectionLoader, SelectionRequest } from '../../core/engine/index.js';
+import { eventRef, localEvent, type JsonObject, type JsonValue } from '../../core/workflow/index.js';
 import type { RunRequest } from './run-request.js';
 
 export interface LocalSelectionContext {
   /** The workflow file as the snapshot holds it. */
   readonly content: string;
-  readonly loader: WorkflowLoader;
+  /** Reads the workflows it calls (workflow-loader.ts). */
+  readonly loader: SelectionLoader;
   readonly serverUrl: string;
 }
 

@@ -8,11 +8,12 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { ForbiddenError, InputError, NotFoundError } from '../../../core/kernel/index.js';
+import { splitRepositoryName } from '../../../core/ports/index.js';
 import { jobTokenOf, requireJobToken } from '../auth/index.js';
 import { RUNNER_RESOURCES } from '../registration/index.js';
 import { installVssErrorHandler } from '../vss/index.js';
 import { fastifyPath } from '../worker-api/index.js';
-import { splitName, type RemoteAction } from './action-refs.js';
+import type { RemoteAction } from './action-refs.js';
 import { MAX_BATCH, ticketBatch, type ActionDownloadDeps } from './batch-tickets.js';
 
 export const ACTION_DOWNLOAD_LOCATION = '27d7f831-88c1-4719-8ca1-6a061dad90eb';
@@ -50,7 +51,7 @@ export function actionDownloadPath(): string {
 
 /** A batch entry as a remote action; `InputError` when the name is not `owner/repo`. */
 export function remoteAction(nameWithOwner: string, ref: string, path: string | null | undefined): RemoteAction {
-  if (splitName(nameWithOwner) === undefined) throw new InputError(`'${nameWithOwner}' is not owner/repo`, { code: 'action_name_invalid' });
+  if (splitRepositoryName(nameWithOwner) === undefined) throw new InputError(`'${nameWithOwner}' is not owner/repo`, { code: 'action_name_invalid' });
   return { nameWithOwner, ref, path: path ?? '' };
 }
 

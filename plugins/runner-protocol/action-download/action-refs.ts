@@ -23,9 +23,6 @@ export function admissionKey(action: Pick<RemoteAction, 'nameWithOwner' | 'ref'>
   return `${action.nameWithOwner.toLowerCase()}@${action.ref}`;
 }
 
-/** `owner` and `repo` of a `nameWithOwner`, or undefined when it is not two plain path segments. */
-export const splitName = splitRepositoryName;
-
 /**
  * A `uses:` value as a remote action, or undefined for anything else (`./local`, `docker://`,
  * `$/path`, expressions, malformed values: none of them is downloaded through this route).
@@ -38,6 +35,6 @@ export function parseRemoteUses(uses: string): RemoteAction | undefined {
   const [owner, repo, ...rest] = value.slice(0, at).split('/');
   if (owner === undefined || repo === undefined) return undefined;
   const nameWithOwner = `${owner}/${repo}`;
-  if (splitName(nameWithOwner) === undefined) return undefined;
+  if (splitRepositoryName(nameWithOwner) === undefined) return undefined;
   return { nameWithOwner, ref: value.slice(at + 1), path: rest.join('/') };
 }

@@ -6,8 +6,8 @@
  * every job — a second job on the same commit never reaches the source for it again.
  */
 import { NotImplementedError, UpstreamError } from '../../../core/kernel/index.js';
-import type { ArchiveFormat, BlobStore, BlobUrlSigner, RemoteRepositories, RepositorySource } from '../../../core/ports/index.js';
-import { actionKey, splitName, type RemoteAction } from './action-refs.js';
+import { splitRepositoryName, type ArchiveFormat, type BlobStore, type BlobUrlSigner, type RemoteRepositories, type RepositorySource } from '../../../core/ports/index.js';
+import { actionKey, type RemoteAction } from './action-refs.js';
 import { readArchiveFile, topLevelDirectory } from './archive-files.js';
 
 /** What the runner reads for one action (`ActionDownloadInfo`, §5.5). */
@@ -45,7 +45,7 @@ export interface ActionTickets {
 export const TICKET_TTL_SECS = 3600;
 
 export function archiveKey(nameWithOwner: string, sha: string, format: ArchiveFormat): string {
-  const name = splitName(nameWithOwner);
+  const name = splitRepositoryName(nameWithOwner);
   if (name === undefined) throw new TypeError(`'${nameWithOwner}' is not owner/repo`);
   return `actions/${name.owner.toLowerCase()}/${name.repo.toLowerCase()}/${sha}.${format}`;
 }
