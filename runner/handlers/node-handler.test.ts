@@ -86,7 +86,7 @@ describe('the JavaScript action handler', () => {
     const handler = createNodeHandler({ externalsDir: join(job.root, 'externals'), baseEnvironment: { PATH: old } });
     assert.deepEqual(await handler.run(job.context({ action })), { outcome: 'failed' });
     assert.equal(job.log.errors.length, 1);
-    assert.match(job.log.errors[0] ?? '', /^bundled node20 is missing: .*externals\/node20\/bin\/node does not exist .*the node on PATH \(.*\/node\) is v18\.19\.0, not 20\./);
+    assert.match(job.log.errors[0] ?? '', /^bundled node20 is missing: .*externals\/node20\/bin\/node does not exist .*the node on the runner's PATH \(.*\/node\) is v18\.19\.0, not 20\. .*configure the runner again without --no-externals\.$/);
     assert.ok(!job.log.lines.some((line) => line.includes('fake node ran')), 'the wrong node never runs the action');
   });
 
@@ -100,13 +100,33 @@ describe('the JavaScript action handler', () => {
     assert.deepEqual(await present.run(job.context({ action })), { outcome: 'succeeded' });
   });
 
-  it('prepends $GITHUB_PATH entries, so the PATH node is looked up there first', async (t) => {
+  it("takes the fallback node from the runner's own PATH, never from $GITHUB_PATH or a step's env: PATH", async (t) => {
     const job = await fakeJob(t);
     const action = await jsAction(job, 'node20');
     const handler = createNodeHandler({ externalsDir: join(job.root, 'externals'), baseEnvironment: { PATH: process.env['PATH'] ?? '' } });
-    const result = await handler.run(job.context({ action, prependPath: [await fakeNode(job, 'v16.0.0')] }));
-    assert.deepEqual(result, { outcome: 'failed' });
-    assert.match(job.log.errors[0] ?? '', /fake-node-v16\.0\.0\/node\) is v16\.0\.0, not 20/);
+    // What setup-node leaves behind: another node first on $GITHUB_PATH (and one on a step's env: PATH).
+    const other = await fakeNode(job, 'v16.0.0');
+    const result = await handler.run(job.context({ action, prependPath: [other], environment: { PATH: other } }));
+    assert.deepEqual(result, { outcome: 'succeeded' }, job.log.errors.join('\n'));
+    assert.ok(job.log.lines.includes(`node=20 cwd=${job.workspace}`), job.log.lines.join('\n'));
+    assert.ok(!job.log.lines.some((line) => line.includes('fake node ran')), 'the node on $GITHUB_PATH never runs the action');
+  });
+
+  it("explains a missing runtime with externals/<runtime>.missing when the runner root has one (no --no-externals advice)", async (t) => {
+    const job = await fakeJob(t);
+    const action = await jsAction(job, 'node24');
+    const externalsDir = join(job.root, 'externals');
+    await mkdir(externalsDir, { recursive: true });
+    await writeFile(join(externalsDir, 'node24.missing'), '\n  The built-in pool runs node 20 only; node 24 actions need SVC_POOL_NODE24.  \n');
+    const handler = createNodeHandler({ externalsDir, baseEnvironment: { PATH: process.env['PATH'] ?? '' } });
+    assert.deepEqual(await handler.run(job.context({ action })), { outcome: 'failed' });
+    assert.deepEqual(job.log.errors, ['bundled node24 is missing: The built-in pool runs node 20 only; node 24 actions need SVC_POOL_NODE24.']);
+
+    // An empty file explains nothing: the runner's own message.
+    await writeFile(join(externalsDir, 'node24.missing'), ' \n');
+    job.log.errors.length = 0;
+    assert.deepEqual(await handler.run(job.context({ action })), { outcome: 'failed' });
+    assert.match(job.log.errors[0] ?? '', /^bundled node24 is missing: .*not 24\. .*configure the runner again without --no-externals\.$/);
   });
 
   it('fails a step whose script is missing, and one whose process exits non-zero', async (t) => {

@@ -25,7 +25,7 @@ export interface NodeHandlerOptions {
   /** `<runner root>/externals`; default: beside the job's `_work` (`<_work>/../externals`). */
   readonly externalsDir?: string;
   readonly killTimings?: KillTimings;
-  /** The worker's environment the step inherits (default `process.env`). */
+  /** The worker's environment the step inherits (default `process.env`); its `PATH` is where a missing runtime is looked for. */
   readonly baseEnvironment?: NodeJS.ProcessEnv;
 }
 
@@ -43,6 +43,8 @@ export function nodeDefinitionOf(action: ResolvedAction): (ManifestDefinition & 
 
 export function createNodeHandler(options: NodeHandlerOptions = {}): ActionHandler {
   const base = options.baseEnvironment ?? process.env;
+  // The runner's PATH as it started: `$GITHUB_PATH` or a step's `env: PATH` never picks the node.
+  const runnerPath = base['PATH'] ?? '';
   const postRegistered = new WeakSet<ResolvedAction>();
   return {
     async run(context: HandlerContext): Promise<HandlerResult> {
@@ -89,7 +91,7 @@ export function createNodeHandler(options: NodeHandlerOptions = {}): ActionHandl
       const runtime = nodeRuntimeFor(runs.using, context.environment, base);
       const externalsDir = options.externalsDir ?? defaultExternalsDir(context.directories.actions);
       const node = host === undefined
-        ? await locateNode(runtime, { externalsDir, path: env['PATH'] ?? '', platform: context.platform })
+        ? await locateNode(runtime, { externalsDir, path: runnerPath, platform: context.platform })
         : await containerNode(host, runtime, externalsDir, env['PATH'] ?? '', context.signal);
       if ('error' in node) {
         log.error(node.error);

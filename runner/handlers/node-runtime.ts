@@ -3,12 +3,16 @@
  * runner maps it today (node12 and node16 run on node20; node20 on node24 when
  * `FORCE_JAVASCRIPT_ACTIONS_TO_NODE24` is true in the step's or the worker's environment). The
  * program is the runner root's `externals/<runtime>/bin/node` (`svc-runner configure` downloads
- * it); a runner configured with `--no-externals` has none, and then the `node` on the step's
- * `PATH` is used when its major version is the runtime's. Otherwise the step fails with
- * "bundled node20 is missing" (SPEC) saying what was looked at.
+ * it); a runner configured with `--no-externals` has none, and then the `node` on the runner's
+ * own `PATH` (as the runner was started, never a step's: a step that puts another node on
+ * `$GITHUB_PATH`, as setup-node does, must not change what runs later actions) is used when its
+ * major version is the runtime's. Otherwise the step fails with "bundled node20 is missing"
+ * (SPEC) saying what was looked at, or, when whoever made the runner root left
+ * `externals/<runtime>.missing`, that file's explanation (the built-in pool says why its guests
+ * lack a runtime: they were not configured by the user, so `--no-externals` advice means nothing).
  */
 import { execFile } from 'node:child_process';
-import { access, constants } from 'node:fs/promises';
+import { access, constants, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { which } from './process-environment.js';
 
@@ -53,9 +57,24 @@ export function nodeVersion(path: string): Promise<string | undefined> {
 export interface LocateNodeOptions {
   /** `<runner root>/externals`. */
   readonly externalsDir: string;
-  /** The step's `PATH`. */
+  /** The runner's own `PATH` (the worker's, as started); never a step's. */
   readonly path: string;
   readonly platform: NodeJS.Platform;
+}
+
+/** `externals/<runtime>.missing`: why this runner root has no such runtime, in the words of whoever made it. */
+function missingRuntimeFile(externalsDir: string, runtime: NodeRuntimeName): string {
+  return join(externalsDir, `${runtime}.missing`);
+}
+
+async function missingExplanation(externalsDir: string, runtime: NodeRuntimeName): Promise<string | undefined> {
+  try {
+    const text = (await readFile(missingRuntimeFile(externalsDir, runtime), 'utf8')).trim();
+    return text === '' ? undefined : text;
+  } catch {
+    // No explanation left (or unreadable): the runner's own message.
+    return undefined;
+  }
 }
 
 export async function locateNode(runtime: NodeRuntimeName, options: LocateNodeOptions): Promise<NodeProgram> {
@@ -70,9 +89,15 @@ export async function locateNode(runtime: NodeRuntimeName, options: LocateNodeOp
   const onPath = which('node', options.path, options.platform);
   const version = onPath === undefined ? undefined : await nodeVersion(onPath);
   if (onPath !== undefined && version !== undefined && version.slice(1).split('.')[0] === major) return { path: onPath, source: 'path' };
+  const explanation = await missingExplanation(options.externalsDir, runtime);
+  if (explanation !== undefined) return { error: `${BUNDLED_NODE_MISSING(runtime)}: ${explanation}` };
   const found =
-    onPath === undefined ? 'there is no node on PATH' : version === undefined ? `${onPath} does not answer --version` : `the node on PATH (${onPath}) is ${version}, not ${major}`;
+    onPath === undefined
+      ? "there is no node on the runner's PATH"
+      : version === undefined
+        ? `${onPath} does not answer --version`
+        : `the node on the runner's PATH (${onPath}) is ${version}, not ${major}`;
   return {
-    error: `${BUNDLED_NODE_MISSING(runtime)}: ${bundled} does not exist (the runner was configured with --no-externals?) and ${found}. Install node ${major} on PATH, or configure the runner again without --no-externals.`,
+    error: `${BUNDLED_NODE_MISSING(runtime)}: ${bundled} does not exist (the runner was configured with --no-externals?) and ${found}. Install node ${major} on the runner's PATH, or configure the runner again without --no-externals.`,
   };
 }
