@@ -95,7 +95,7 @@ export interface Directories {
   readonly temp: string;
   /** `_work/_actions`, where downloaded actions live. */
   readonly actions: string;
-  /** `runner.tool_cache` (`_work/_tool`). */
+  /** `runner.tool_cache`: `RUNNER_TOOL_CACHE` (or `RUNNER_TOOLSDIRECTORY`, `AGENT_TOOLSDIRECTORY`) of the runner, else `_work/_tool`. */
   readonly tools: string;
 }
 

@@ -42,6 +42,8 @@ export interface JobRunOptions {
   readonly diagnostic?: DiagnosticLog;
   /** Where to report (default: the reporter of the message's mode); given the job's masker. */
   readonly reporter?: (masker: LogMasker) => Reporter;
+  /** The runner's environment (default `process.env`): where `runner.tool_cache` comes from. */
+  readonly environment?: NodeJS.ProcessEnv;
 }
 
 const SHUTDOWN_MESSAGES = {
@@ -96,7 +98,7 @@ export async function runJob(message: JobMessage, options: JobRunOptions): Promi
 
   const contexts = new JobContexts(message);
   const repository = contexts.github['repository'];
-  const directories = jobDirectories(options.runnerRoot, typeof repository === 'string' ? repository : '');
+  const directories = jobDirectories(options.runnerRoot, typeof repository === 'string' ? repository : '', options.environment);
   const debug = stepDebug(message, contexts);
   contexts.setGithub('workspace', directories.workspace);
   contexts.setRunner({

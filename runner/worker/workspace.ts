@@ -1,11 +1,13 @@
 /**
  * The job's directories under the runner root (the official layout): `_work/<repo>/<repo>` is
  * `github.workspace` (and `_work/<repo>` `runner.workspace`), `_work/_temp` is `runner.temp`
- * (emptied at the start and the end of each job), `_work/_actions` and `_work/_tool`
- * (`runner.tool_cache`). The event payload goes to `_temp/_github_workflow/event.json`.
+ * (emptied at the start and the end of each job), `_work/_actions`, and the tool cache
+ * (`runner.tool_cache`): the first of `RUNNER_TOOL_CACHE`, `RUNNER_TOOLSDIRECTORY`,
+ * `AGENT_TOOLSDIRECTORY`, `agent.ToolsDirectory` set in the runner's environment, else
+ * `_work/_tool`. The event payload goes to `_temp/_github_workflow/event.json`.
  */
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Directories } from '../handlers/index.js';
 
 export interface JobDirectories extends Directories {
@@ -24,7 +26,24 @@ export function repositoryDirectoryName(repository: string): string {
   return safe === '' || safe === '.' || safe === '..' ? 'workspace' : safe;
 }
 
-export function jobDirectories(runnerRoot: string, repository: string): JobDirectories {
+/** The variables naming a shared tool cache, in the order the runner reads them (HostContext, `Tools`). */
+export const TOOL_CACHE_VARIABLES = ['RUNNER_TOOL_CACHE', 'RUNNER_TOOLSDIRECTORY', 'AGENT_TOOLSDIRECTORY', 'agent.ToolsDirectory'] as const;
+
+/**
+ * `runner.tool_cache`: the first of TOOL_CACHE_VARIABLES that is set (an empty value counts as
+ * set and then means the default, as the runner's `??` then `IsNullOrEmpty` do), else
+ * `<_work>/_tool`. A relative value is taken from the runner's working directory.
+ */
+export function toolCacheDirectory(work: string, environment: NodeJS.ProcessEnv = process.env): string {
+  let value: string | undefined;
+  for (const name of TOOL_CACHE_VARIABLES) {
+    value = environment[name];
+    if (value !== undefined) break;
+  }
+  return value === undefined || value === '' ? join(work, '_tool') : resolve(value);
+}
+
+export function jobDirectories(runnerRoot: string, repository: string, environment: NodeJS.ProcessEnv = process.env): JobDirectories {
   const work = join(runnerRoot, '_work');
   const name = repositoryDirectoryName(repository);
   const temp = join(work, '_temp');
@@ -34,7 +53,7 @@ export function jobDirectories(runnerRoot: string, repository: string): JobDirec
     workspace: join(work, name, name),
     temp,
     actions: join(work, '_actions'),
-    tools: join(work, '_tool'),
+    tools: toolCacheDirectory(work, environment),
     fileCommands: join(temp, '_runner_file_commands'),
   };
 }

@@ -7,12 +7,9 @@
  * with the `--no-externals` advice otherwise.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
 import { it } from 'node:test';
 import { createRun } from '../runner-protocol/worker-job.js';
-import { e2eHost, logLines, runOnce, runView, stepsOf, workspaceOf } from './fixtures/e2e-harness.js';
+import { e2eHost, logLines, pathNodeMajor, runOnce, runView, stepsOf, writeWorkspace } from './fixtures/e2e-harness.js';
 
 function action(using: string, name: string, post: boolean): Record<string, string> {
   return {
@@ -51,19 +48,15 @@ jobs:
 }
 
 it("JavaScript actions run on the runner's node after a step puts another node on GITHUB_PATH; a missing runtime says why", async (t) => {
-  const major = execFileSync('node', ['--version'], { encoding: 'utf8' }).trim().slice(1).split('.')[0] ?? '';
-  if (major !== '20' && major !== '24') {
-    t.skip(`the node on PATH is ${major}: the runner needs node 20 or 24 there for this test`);
+  const major = pathNodeMajor();
+  if (major === undefined) {
+    t.skip('the runner needs node 20 or 24 on PATH for this test');
     return;
   }
   const present = `node${major}`;
   const missing = major === '20' ? 'node24' : 'node20';
   const { h, root } = await e2eHost(t, 'e2e-node-fallback');
-  for (const [path, content] of Object.entries({ ...action(present, 'present', true), ...action(missing, 'missing', false) })) {
-    const file = join(workspaceOf(root), path);
-    await mkdir(dirname(file), { recursive: true });
-    await writeFile(file, content);
-  }
+  await writeWorkspace(root, { ...action(present, 'present', true), ...action(missing, 'missing', false) });
   const run = await createRun(h, workflow(present, missing));
   assert.match(await runOnce(t, root), /Job build completed with result: Succeeded/);
   const view = await runView(h, run.id);
