@@ -1,12 +1,14 @@
 /**
  * Running one step inside a composite action through the registry, as the runner's embedded
  * steps run: a handler context of its own (its file commands, its `GITHUB_ACTION`, the
- * composite's folder as `github.action_path` / `GITHUB_ACTION_PATH`, no `defaults.run`), its
+ * composite's folder as `github.action_path` / `GITHUB_ACTION_PATH`, its own
+ * `github.action_repository` / `action_ref` and their variables, no `defaults.run`), its
  * lines in the composite step's log, its files applied afterwards (file commands of nested
  * steps: child-step-files.ts). Post stages it registers are collected for the composite's own
  * post stage.
  */
 import type { ActionHandler, ActionReference, ActionStage, HandlerContext, HandlerOutcome, PostStepRequest, ResolvedAction, StepLog } from './handler-types.js';
+import { actionOriginContext } from './action-details.js';
 import { applyChildFiles, createChildFiles, type ChildFileEffects } from './child-step-files.js';
 import { ChildStepLog } from './child-step-log.js';
 
@@ -56,6 +58,7 @@ export async function runChild(parent: HandlerContext, handler: ActionHandler, s
   const log = new ChildStepLog(parent.log, effects.outputs, spec.state);
   childDepth.set(log, spec.depth);
   const github = typeof spec.contexts['github'] === 'object' && spec.contexts['github'] !== null ? (spec.contexts['github'] as Record<string, unknown>) : {};
+  const origin = actionOriginContext(spec.reference);
   const child: HandlerContext = {
     ...parent,
     step: { id: parent.step.id, contextName: spec.id, name: spec.id, displayName: spec.displayName, reference: spec.reference },
@@ -63,10 +66,17 @@ export async function runChild(parent: HandlerContext, handler: ActionHandler, s
     action: spec.action,
     inputs: spec.inputs,
     environment: spec.environment,
-    runtimeEnvironment: { ...parent.runtimeEnvironment, ...files.variables, GITHUB_ACTION: spec.id, GITHUB_ACTION_PATH: spec.actionPath },
+    runtimeEnvironment: {
+      ...parent.runtimeEnvironment,
+      ...files.variables,
+      GITHUB_ACTION: spec.id,
+      GITHUB_ACTION_PATH: spec.actionPath,
+      GITHUB_ACTION_REPOSITORY: origin.action_repository,
+      GITHUB_ACTION_REF: origin.action_ref,
+    },
     prependPath: [...spec.prependPath, ...parent.prependPath],
     defaults: {},
-    contexts: { ...spec.contexts, github: { ...github, ...files.github, action: spec.id, action_path: spec.actionPath } },
+    contexts: { ...spec.contexts, github: { ...github, ...files.github, ...origin, action: spec.id, action_path: spec.actionPath } },
     state: { ...spec.state },
     log,
     registerPostStep: (request) =>

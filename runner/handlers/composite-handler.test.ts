@@ -3,9 +3,17 @@ import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fakeJob, type FakeJob } from '../../test/svc-runner/fixtures/actions-fake-context.js';
-import { LOCAL_ACTION_USING } from '../actions/index.js';
-import type { HandlerContext, HandlerResult } from './handler-types.js';
-import { createDefaultRegistry } from './index.js';
+import { LOCAL_ACTION_USING, loadActionDirectory, resolvedFrom } from '../actions/index.js';
+import type { ActionResolver, HandlerContext, HandlerResult } from './handler-types.js';
+import {
+  HandlerRegistry,
+  RUN_USING,
+  createCompositeHandler,
+  createDefaultRegistry,
+  createLocalActionHandler,
+  createNodeHandler,
+  createScriptHandler,
+} from './index.js';
 
 const OUTER = `name: outer
 inputs:
@@ -75,7 +83,98 @@ function runLocal(job: FakeJob, path: string, extra: Partial<HandlerContext> = {
   return registry.handlerFor(context.action.using).run(context);
 }
 
+/** `uses: acme/greet@v1` (a composite) and what it uses: a local composite, a remote composite and a remote JavaScript action. */
+const ORIGIN_ACTIONS: Readonly<Record<string, string>> = {
+  'remote/acme/greet/action.yml': `name: greet
+runs:
+  using: composite
+  steps:
+    - env:
+        FROM_ENV: \${{ github.action_repository }}@\${{ github.action_ref }}
+      run: echo "greet env=$FROM_ENV var=[$GITHUB_ACTION_REPOSITORY@$GITHUB_ACTION_REF] run=[\${{ github.action_repository }}]"
+      shell: bash
+    - uses: ./local
+    - uses: acme/tools/echo@v2
+      with:
+        who: \${{ github.action_repository }}@\${{ github.action_ref }}
+      env:
+        CALLER: \${{ github.action_repository }}
+    - uses: acme/tools/js@v3
+`,
+  'local/action.yml': `name: local
+runs:
+  using: composite
+  steps:
+    - env:
+        FROM_ENV: \${{ github.action_repository }}@\${{ github.action_ref }}
+      run: echo "local env=$FROM_ENV"
+      shell: bash
+`,
+  'remote/acme/tools/echo/action.yml': `name: echo
+inputs:
+  who:
+    required: true
+runs:
+  using: composite
+  steps:
+    - env:
+        FROM_ENV: \${{ github.action_repository }}@\${{ github.action_ref }}
+      run: echo "echo env=$FROM_ENV who=\${{ inputs.who }} caller=$CALLER"
+      shell: bash
+`,
+  'remote/acme/tools/js/action.yml': 'name: js\nruns:\n  using: node20\n  main: main.js\n',
+  'remote/acme/tools/js/main.js': "console.log('js var=' + process.env.GITHUB_ACTION_REPOSITORY + '@' + process.env.GITHUB_ACTION_REF);",
+};
+
+/** Remote references from `<workspace>/remote/<owner>/<repo>/<path>` (what "Set up job" would have downloaded); local ones as the built-in resolver answers them. */
+function folderResolver(job: FakeJob): ActionResolver {
+  return {
+    async resolve(reference) {
+      if (reference.kind !== 'repository') throw new Error('no containers here');
+      if (reference.name === '') return resolvedFrom({ kind: 'local', path: reference.path, origin: { display: reference.path } });
+      const directory = join(job.workspace, 'remote', ...reference.name.split('/'), ...reference.path.split('/').filter((part) => part !== ''));
+      return resolvedFrom(
+        await loadActionDirectory(directory, { displayPath: reference.name, origin: { repository: reference.name, ref: reference.ref, display: reference.name }, missingMessage: 'missing' }),
+      );
+    },
+  };
+}
+
 describe('the composite action handler', () => {
+  it("gives nested steps' env: the composite's github.action_repository/action_ref, and each nested step its own when it runs", async (t) => {
+    const job = await fakeJob(t);
+    for (const [path, content] of Object.entries(ORIGIN_ACTIONS)) await write(job, path, content);
+    await mkdir(join(job.root, 'externals', 'node20', 'bin'), { recursive: true });
+    await symlink(process.execPath, join(job.root, 'externals', 'node20', 'bin', 'node'));
+    const baseEnvironment = { PATH: process.env['PATH'] ?? '' };
+    const resolver = folderResolver(job);
+    const registry = new HandlerRegistry()
+      .register(RUN_USING, createScriptHandler({ baseEnvironment }))
+      .register('node20', createNodeHandler({ baseEnvironment, externalsDir: join(job.root, 'externals') }));
+    registry.register('composite', createCompositeHandler({ handlers: registry, resolver })).register(LOCAL_ACTION_USING, createLocalActionHandler(registry));
+    const reference = { kind: 'repository', name: 'acme/greet', ref: 'v1', path: '', repositoryType: 'GitHub' } as const;
+    // What the worker gives a job step `uses: acme/greet@v1` (ActionRunner's values in github and in the step's variables).
+    const base = job.context();
+    const context = job.context({
+      action: await resolver.resolve(reference, { directories: base.directories, log: base.log, signal: base.signal }),
+      step: { id: 'step-1', contextName: 'greet', name: 'greet', displayName: 'Run acme/greet@v1', reference },
+      contexts: { ...base.contexts, github: { ...(base.contexts['github'] as object), action_repository: 'acme/greet', action_ref: 'v1' } },
+      runtimeEnvironment: { ...base.runtimeEnvironment, GITHUB_ACTION_REPOSITORY: 'acme/greet', GITHUB_ACTION_REF: 'v1' },
+    });
+    const result = await registry.handlerFor('composite').run(context);
+    assert.equal(result.outcome, 'succeeded', job.log.errors.join('\n'));
+    const lines = job.log.lines;
+    for (const expected of [
+      // As on the runner: env: sees the composite's; a run: step's own script and variables are empty.
+      'greet env=acme/greet@v1 var=[@] run=[]',
+      'local env=@',
+      'echo env=acme/tools@v2 who=acme/tools@v2 caller=acme/greet',
+      'js var=acme/tools@v3',
+    ]) {
+      assert.ok(lines.includes(expected), `the log has '${expected}':\n${lines.join('\n')}`);
+    }
+  });
+
   it('runs the steps with inputs, env, working-directory, outputs and a nested composite; forwards $GITHUB_ENV to the job', async (t) => {
     const job = await fakeJob(t);
     await write(job, 'outer/action.yml', OUTER);

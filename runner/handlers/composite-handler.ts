@@ -23,12 +23,12 @@ import {
   type ExpressionContexts,
   type JobStatus,
 } from '../../core/workflow/index.js';
-import { printActionDetails } from './action-details.js';
+import { actionOriginContext, printActionDetails, type ActionOriginContext } from './action-details.js';
 import { actionInputs } from './action-inputs.js';
 import { evaluateBoolean, evaluateMap, evaluateString, hashFilesPort, type TemplateScope } from './action-templates.js';
 import { childDepth, runChild, type ChildSpec, type NestedPost } from './composite-child.js';
 import { RUN_USING } from './handler-registry.js';
-import type { ActionHandler, ActionResolver, HandlerContext, HandlerOutcome, HandlerResult, ResolvedAction } from './handler-types.js';
+import type { ActionHandler, ActionReference, ActionResolver, HandlerContext, HandlerOutcome, HandlerResult, ResolvedAction } from './handler-types.js';
 import type { HandlerLookup } from './local-action-handler.js';
 import { firstLine } from './script-handler.js';
 
@@ -84,9 +84,14 @@ const postsOf = new WeakMap<ResolvedAction, NestedPost[]>();
 
 export function createCompositeHandler(options: CompositeHandlerOptions): ActionHandler {
 
-  const contextsOf = (run: CompositeRun, env: Readonly<Record<string, string>>): Record<string, unknown> => ({
+  /**
+   * The contexts of a nested step. `github.action_repository`/`action_ref` are the composite's
+   * (from its own context) unless `origin` gives the nested step's: what its handler evaluates
+   * once it runs (a `run:` step's script, an action's `with:`) sees its own, as on the runner.
+   */
+  const contextsOf = (run: CompositeRun, env: Readonly<Record<string, string>>, origin?: ActionOriginContext): Record<string, unknown> => ({
     ...run.context.contexts,
-    github: { ...record(run.context.contexts['github']), action_path: run.definition.directory, action_status: run.status },
+    github: { ...record(run.context.contexts['github']), ...origin, action_path: run.definition.directory, action_status: run.status },
     inputs: run.inputs,
     steps: run.steps,
     env,
@@ -144,20 +149,24 @@ export function createCompositeHandler(options: CompositeHandlerOptions): Action
 
     let spec: ChildSpec;
     let handler: ActionHandler;
+    let ownScope = scope;
     try {
       const name = step.name === undefined ? '' : evaluateString(step.name, 'runs.steps.name', 'step name', scope);
       const base = { id: step.id, stage: 'main' as const, environment: env, contexts, prependPath: run.path, state: {}, actionPath: run.definition.directory, depth: run.depth };
       if (step.kind === 'run') {
-        const script = evaluateString(step.run, 'runs.steps.run', 'run', scope);
-        const workingDirectory = evaluateString(step.workingDirectory, 'runs.steps.working-directory', 'working-directory', scope);
-        const inputs = { script, shell: evaluateString(step.shell, 'runs.steps.shell', 'shell', scope), ...(workingDirectory === '' ? {} : { workingDirectory }) };
-        spec = { ...base, displayName: name || `Run ${firstLine(script)}`, reference: { kind: 'script' }, action: { using: RUN_USING }, inputs };
+        const reference: ActionReference = { kind: 'script' };
+        ownScope = templateScope(run, contextsOf(run, env, actionOriginContext(reference)));
+        const script = evaluateString(step.run, 'runs.steps.run', 'run', ownScope);
+        const workingDirectory = evaluateString(step.workingDirectory, 'runs.steps.working-directory', 'working-directory', ownScope);
+        const inputs = { script, shell: evaluateString(step.shell, 'runs.steps.shell', 'shell', ownScope), ...(workingDirectory === '' ? {} : { workingDirectory }) };
+        spec = { ...base, displayName: name || `Run ${firstLine(script)}`, reference, action: { using: RUN_USING }, inputs };
         handler = options.handlers.handlerFor(RUN_USING);
       } else {
         const reference = referenceOfUses(step.uses.value);
         if (reference === undefined) throw new Error(`Expected format {org}/{repo}[/path]@ref. Actual '${step.uses.value}'`);
+        ownScope = templateScope(run, contextsOf(run, env, actionOriginContext(reference)));
         const action = await options.resolver.resolve(reference, { directories: context.directories, log: context.log, signal: context.signal });
-        const inputs = evaluateMap(step.with, 'runs.steps.with', 'inputs', scope);
+        const inputs = evaluateMap(step.with, 'runs.steps.with', 'inputs', ownScope);
         spec = { ...base, displayName: name || `Run ${step.uses.value}`, reference, action, inputs };
         handler = options.handlers.handlerFor(action.using);
       }
@@ -174,7 +183,7 @@ export function createCompositeHandler(options: CompositeHandlerOptions): Action
     let conclusion = child.outcome;
     if (conclusion === 'failed') {
       try {
-        if (evaluateBoolean(step.continueOnError, 'runs.steps.continue-on-error', 'step continue-on-error', scope)) conclusion = 'succeeded';
+        if (evaluateBoolean(step.continueOnError, 'runs.steps.continue-on-error', 'step continue-on-error', ownScope)) conclusion = 'succeeded';
       } catch (error) {
         logProblems(context.log, error);
       }

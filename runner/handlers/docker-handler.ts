@@ -174,7 +174,7 @@ export function createDockerHandler(options: DockerHandlerOptions = {}): ActionH
       Object.assign(container, inputEnvironment(inputs));
       for (const [name, value] of Object.entries(actionEnv)) if (container[name] === undefined) container[name] = value;
       container['HOME'] = home;
-      Object.assign(container, actionPathEnvironment(context, definition.origin, definition.directory), context.runtimeEnvironment, context.actionsRuntime);
+      Object.assign(container, actionPathEnvironment(context, definition.directory), context.runtimeEnvironment, context.actionsRuntime);
       const mounts = actionMounts(context.directories.temp, context.directories.workspace);
       for (const [name, value] of Object.entries(container)) container[name] = toContainerPath(value, mounts);
 

@@ -37,6 +37,8 @@ export type { DockerHandlerOptions } from './docker-handler.js';
 export { createLocalActionHandler, LOCAL_ACTION_USING } from './local-action-handler.js';
 export type { HandlerLookup } from './local-action-handler.js';
 export { BUNDLED_NODE_MISSING, locateNode, nodeRuntimeFor } from './node-runtime.js';
+export { actionOriginContext } from './action-details.js';
+export type { ActionOriginContext } from './action-details.js';
 
 import { RUN_USING, HandlerRegistry } from './handler-registry.js';
 import { createScriptHandler, type ScriptHandlerOptions } from './script-handler.js';

@@ -85,7 +85,7 @@ export function createNodeHandler(options: NodeHandlerOptions = {}): ActionHandl
         return { outcome: 'failed' };
       }
 
-      const extras = { ...inputEnvironment(inputs), ...actionPathEnvironment(context, definition.origin, definition.directory), ...context.actionsRuntime };
+      const extras = { ...inputEnvironment(inputs), ...actionPathEnvironment(context, definition.directory), ...context.actionsRuntime };
       const env = host === undefined ? processEnvironment(context, extras, base) : toStepEnvironment(processEnvironment(context, extras, { PATH: host.basePath }), host);
       delete env['NODE_ICU_DATA'];
       const runtime = nodeRuntimeFor(runs.using, context.environment, base);

@@ -7,7 +7,7 @@
  */
 import type { TaskResultName } from '../../core/protocol/index.js';
 import type { ExpressionContexts, ExpressionValue } from '../../core/workflow/index.js';
-import { NotImplementedError, type HandlerContext, type HandlerResult } from '../handlers/index.js';
+import { actionOriginContext, NotImplementedError, type HandlerContext, type HandlerResult } from '../handlers/index.js';
 import { createStepFiles, processStepFiles } from './file-commands.js';
 import type { StepLog } from '../handlers/index.js';
 import { WorkerStepLog } from './step-log.js';
@@ -146,6 +146,11 @@ async function runHandler(
   scope: (github?: Readonly<Record<string, string>>) => EvaluationScope,
 ): Promise<HandlerResult> {
   const { record, step } = planned;
+  // ActionRunner sets these on the job's github context itself, before the inputs: later `env:`
+  // and `if:` of the job see what the last step left, as on the runner.
+  const origin = actionOriginContext(step.reference);
+  job.contexts.setGithub('action_repository', origin.action_repository);
+  job.contexts.setGithub('action_ref', origin.action_ref);
   try {
     if (planned.resolved instanceof Error) throw planned.resolved;
     const inputs = planned.stage !== 'post' ? evaluateStepInputs(step.inputs, scope(github)) : (planned.inputs ?? {});

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { JobCancellation } from './cancellation.js';
-import { HandlerRegistry, RUN_USING, createScriptHandler } from '../handlers/index.js';
+import { HandlerRegistry, RUN_USING, createScriptHandler, type ActionHandler } from '../handlers/index.js';
 import { runTestJob, testMessage, type RecordingReporter } from './test-support.js';
 
 function results(records: ReturnType<RecordingReporter['steps']>): Array<[string, string | null]> {
@@ -151,6 +151,29 @@ describe('the steps loop', () => {
       ['Run echo after', 'succeeded'],
     ]);
     assert.ok(reporter.linesOf(2).some((line) => line.startsWith('##[error]not_implemented: remote actions')), reporter.linesOf(2).join('\n'));
+  });
+
+  it('sets github.action_repository/action_ref as ActionRunner does: for the action step itself, empty for a run: step', async (t) => {
+    const message = testMessage({
+      steps: [
+        { uses: { name: 'acme/probe', ref: 'v9' }, with: { who: '${{ github.action_repository }}@${{ github.action_ref }}' }, env: { X: 'before=${{ github.action_repository }}' } },
+        { run: 'echo "run=[${{ github.action_repository }}] var=[$GITHUB_ACTION_REPOSITORY@$GITHUB_ACTION_REF] $X"', env: { X: 'before=${{ github.action_repository }}' } },
+      ],
+    });
+    const probe: ActionHandler = {
+      async run(context) {
+        const github = context.contexts['github'] as Record<string, string>;
+        const variables = context.runtimeEnvironment;
+        context.log.write(`with=${context.inputs['who']} context=${github['action_repository']}@${github['action_ref']} var=${variables['GITHUB_ACTION_REPOSITORY']}@${variables['GITHUB_ACTION_REF']} ${context.environment['X']}`);
+        return { outcome: 'succeeded' };
+      },
+    };
+    const registry = new HandlerRegistry().register(RUN_USING, createScriptHandler()).register('probe', probe).setResolver({ resolve: async () => ({ using: 'probe' }) });
+    const { result, reporter } = await runTestJob(t, message, { registry });
+    assert.equal(result, 'succeeded');
+    assert.ok(reporter.linesOf(2).includes('with=acme/probe@v9 context=acme/probe@v9 var=acme/probe@v9 before='), reporter.linesOf(2).join('\n'));
+    // A step's env: is evaluated before its ActionRunner runs, so it sees what the step before left (the runner's job-wide github context).
+    assert.ok(reporter.linesOf(3).includes('run=[] var=[@] before=acme/probe'), reporter.linesOf(3).join('\n'));
   });
 
   it('masks secrets and ::add-mask:: values in every line, and drops a job output holding one', async (t) => {

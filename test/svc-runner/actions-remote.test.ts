@@ -7,51 +7,16 @@
  * the server's reason.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
 import { runnerHost } from '../runner-protocol/runner-host.js';
 import { actionRun, runActionJob, runnerRoot } from './fixtures/actions-e2e.js';
+import { mirrorDir, mirrorRepository } from './fixtures/actions-mirror.js';
 import { jobOf } from './fixtures/worker-harness.js';
 
-const GIT_ENV = {
-  PATH: process.env['PATH'] ?? '/usr/bin:/bin',
-  HOME: '/nonexistent',
-  GIT_CONFIG_NOSYSTEM: '1',
-  GIT_CONFIG_GLOBAL: '/dev/null',
-  GIT_AUTHOR_NAME: 't',
-  GIT_AUTHOR_EMAIL: 't@example.com',
-  GIT_COMMITTER_NAME: 't',
-  GIT_COMMITTER_EMAIL: 't@example.com',
-};
-
-/** `<mirror>/<owner>/<repo>.git` with `files`, tagged v1; answers the commit. */
-function mirrorRepository(mirror: string, name: string, files: Readonly<Record<string, string>>): string {
-  const work = mkdtempSync(join(tmpdir(), 'svc-actions-src-'));
-  try {
-    for (const [path, content] of Object.entries(files)) {
-      mkdirSync(join(work, path, '..'), { recursive: true });
-      writeFileSync(join(work, path), content);
-    }
-    const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, env: GIT_ENV }).toString('utf8').trim();
-    git(work, 'init', '-q', '-b', 'main');
-    git(work, 'add', '.');
-    git(work, 'commit', '-q', '-m', name);
-    git(work, 'tag', 'v1');
-    const [owner = '', repo = ''] = name.split('/');
-    mkdirSync(join(mirror, owner), { recursive: true });
-    git(mirror, 'clone', '-q', '--bare', work, join(mirror, owner, `${repo}.git`));
-    return git(work, 'rev-parse', 'HEAD');
-  } finally {
-    rmSync(work, { recursive: true, force: true });
-  }
-}
-
 function buildActionsMirror(t: TestContext): { readonly dir: string; readonly greetSha: string; readonly toolsSha: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-actions-mirror-'));
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const dir = mirrorDir(t);
   const greetSha = mirrorRepository(dir, 'acme/greet', {
     'action.yml': `name: greet
 inputs:
