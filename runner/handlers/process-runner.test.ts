@@ -89,6 +89,48 @@ describe('running a step process', () => {
     assert.equal(alive(orphan), false);
   });
 
+  it('ends when the shell exits although a background process holds its output open; the process lives on until the orphan clean-up', { timeout: 60_000 }, async () => {
+    const out: string[] = [];
+    const result = await runProcess({
+      command: 'bash',
+      args: ['-c', 'sleep 600 & echo "started $!"; exit 0'],
+      cwd: process.cwd(),
+      env,
+      signal: new AbortController().signal,
+      onStdout: (line) => out.push(line),
+      onStderr: () => undefined,
+      outputDrainMs: 200,
+    });
+    assert.deepEqual([result.exitCode, result.aborted], [0, false]);
+    assert.equal(out.length, 1, 'what the shell printed before it exited is kept');
+    const background = Number(out[0]?.split(' ')[1]);
+    assert.equal(alive(background), true, 'the step does not kill what it started');
+    assert.ok(terminateOrphanProcesses().length >= 1);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.equal(alive(background), false);
+  });
+
+  it('keeps the exit code of the shell, and drops what a background process prints after the step ended', { timeout: 60_000 }, async () => {
+    const out: string[] = [];
+    const result = await runProcess({
+      command: 'bash',
+      args: ['-c', '(while true; do echo tick; sleep 0.02; done) & echo "main done"; exit 3'],
+      cwd: process.cwd(),
+      env,
+      signal: new AbortController().signal,
+      onStdout: (line) => out.push(line),
+      onStderr: () => undefined,
+      outputDrainMs: 100,
+    });
+    assert.equal(result.exitCode, 3);
+    assert.ok(out.includes('main done'), out.join('\n'));
+    const seen = out.length;
+    // The ticking goes on (it is read and dropped, so it never blocks on a full pipe), but nothing reaches the step any more.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.equal(out.length, seen);
+    assert.ok(terminateOrphanProcesses().length >= 1);
+  });
+
   it('decodes UTF-8 split across chunks', async () => {
     const stream = new PassThrough();
     const lines: string[] = [];

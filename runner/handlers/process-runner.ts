@@ -2,9 +2,14 @@
  * Runs a step's process the way the official runner's ProcessInvoker does: in its own process
  * group, stdout and stderr read line by line, and on cancellation SIGINT, then SIGTERM after
  * 7.5 s, then SIGKILL after another 2.5 s, each sent to the whole group so that what the script
- * started stops too. The promise settles once the process has exited and its output is read.
+ * started stops too. The promise settles once the process has exited and its output is read: at
+ * once when its pipes close, else (something it started in the background holds them, `./server
+ * &`) after reading on for 5 s, the runner's bound. What comes later is read and dropped, so the
+ * background process neither blocks on a full pipe nor writes into the next step's log; it lives
+ * on until the job's orphan clean-up (terminateOrphanProcesses).
  */
 import { spawn } from 'node:child_process';
+import type { Socket } from 'node:net';
 import { StringDecoder } from 'node:string_decoder';
 import type { Readable } from 'node:stream';
 
@@ -17,6 +22,9 @@ export interface KillTimings {
 
 export const DEFAULT_KILL_TIMINGS: KillTimings = { sigtermAfterMs: 7_500, sigkillAfterMs: 2_500 };
 
+/** How long output is still read after the process exited while its pipes stay open (ProcessInvoker's 5 s). */
+export const OUTPUT_DRAIN_MS = 5_000;
+
 export interface ProcessOptions {
   readonly command: string;
   readonly args: readonly string[];
@@ -27,6 +35,8 @@ export interface ProcessOptions {
   readonly onStdout: (line: string) => void;
   readonly onStderr: (line: string) => void;
   readonly killTimings?: KillTimings;
+  /** Default OUTPUT_DRAIN_MS. */
+  readonly outputDrainMs?: number;
 }
 
 export interface ProcessResult {
@@ -107,12 +117,21 @@ export function runProcess(options: ProcessOptions): Promise<ProcessResult> {
       );
     };
     options.signal.addEventListener('abort', onAbort, { once: true });
+    let settled = false;
     const finish = () => {
+      settled = true;
       options.signal.removeEventListener('abort', onAbort);
       for (const timer of timers) clearTimeout(timer);
     };
-    if (child.stdout) readLines(child.stdout, options.onStdout);
-    if (child.stderr) readLines(child.stderr, options.onStderr);
+    const settle = (code: number | null, sig: NodeJS.Signals | null) => {
+      if (settled) return;
+      finish();
+      // Pipes a background process still holds are read on (and dropped) without keeping the worker alive.
+      for (const stream of [child.stdout, child.stderr]) (stream as Partial<Socket> | null)?.unref?.();
+      resolve({ exitCode: code, signal: sig, aborted });
+    };
+    if (child.stdout) readLines(child.stdout, (line) => !settled && options.onStdout(line));
+    if (child.stderr) readLines(child.stderr, (line) => !settled && options.onStderr(line));
     child.once('error', (error: NodeJS.ErrnoException) => {
       finish();
       reject(
@@ -122,10 +141,10 @@ export function runProcess(options: ProcessOptions): Promise<ProcessResult> {
         ),
       );
     });
-    child.once('close', (code, sig) => {
-      finish();
-      resolve({ exitCode: code, signal: sig, aborted });
+    child.once('exit', (code, sig) => {
+      if (!settled) timers.push(setTimeout(() => settle(code, sig), options.outputDrainMs ?? OUTPUT_DRAIN_MS));
     });
+    child.once('close', (code, sig) => settle(code, sig));
   });
 }
 
