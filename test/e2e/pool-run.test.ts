@@ -5,7 +5,7 @@
  * the reason printed) only where the kernel refuses namespaces.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -81,6 +81,9 @@ for (const backend of ['process', 'namespace'] as const) {
     before(async () => {
       mirror = await createActionMirror();
       for (const [name, files] of Object.entries(REMOTE_MIRROR)) mirrored[name] = await mirror.commit(name, { files, tags: ['v1'] });
+      // And what examples/README.md tells users to mirror for examples/.github/workflows/remote-reusable.yml.
+      const made = spawnSync('sh', [join(EXAMPLES_DIR, 'mirror', 'make-mirror.sh'), mirror.dir], { encoding: 'utf8' });
+      assert.equal(made.status, 0, made.stderr);
       server = await startServerWithPool(backend, { warm: 2, max: 4, env: { SVC_ACTIONS_MIRROR_DIR: mirror.dir } });
     });
     after(async () => {
@@ -280,7 +283,7 @@ for (const backend of ['process', 'namespace'] as const) {
         const repo = await examplesRepository();
         t.after(repo.remove);
         const results = await Promise.all(
-          ['matrix.yml', 'needs-outputs.yml', 'composite-action.yml', 'javascript-action.yml'].map(async (name) => {
+          ['matrix.yml', 'needs-outputs.yml', 'composite-action.yml', 'javascript-action.yml', 'remote-reusable.yml'].map(async (name) => {
             const run = svcRun(['-f', `.github/workflows/${name}`], server.cliEnv, repo.dir);
             return { name, code: await run.exited, text: run.stdout() };
           }),
@@ -292,6 +295,10 @@ for (const backend of ['process', 'namespace'] as const) {
         // The uncommitted greeting and file reached the jobs through the checkout relay.
         assert.match(said('composite-action.yml'), /^greet \| the action said 'Hi there, svc!'$/m);
         assert.match(said('javascript-action.yml'), new RegExp(`^count \\| ${await countFiles(join(repo.dir, '.github'))} files under \\.github$`, 'm'));
+        const node24 = `v${readVersions().node24Version}`;
+        assert.match(said('remote-reusable.yml'), new RegExp(`^build / build \\| remote pre runs on node ${node24}$`, 'm'), 'a remote node24 action runs its pre stage');
+        assert.match(said('remote-reusable.yml'), /^build \/ build \| building examples at level 2 \(svc-examples\/shared\/\.github\/workflows\/build\.yml@refs\/tags\/v1\)$/m);
+        assert.match(said('remote-reusable.yml'), /^report \| the reusable workflow built examples-2\.tgz \(success\)$/m);
       });
     }
   });
