@@ -15,7 +15,8 @@ import {
   type ExpressionContexts,
   type ExpressionValue,
 } from '../../core/workflow/expressions/index.js';
-import { CORPUS_ROOT, type CaseResult, type ConformanceSuite } from './suite.js';
+import { corpusRoot } from '../../test/support/corpus.js';
+import type { CaseResult, ConformanceSuite } from './suite.js';
 
 interface CorpusCase {
   readonly expr: string;
@@ -26,10 +27,11 @@ interface CorpusCase {
 
 type CorpusFile = Readonly<Record<string, readonly CorpusCase[]>>;
 
-const EXPRESSIONS_DIR = new URL('expressions/', CORPUS_ROOT);
+const EXPRESSIONS_DIR = new URL('expressions/', corpusRoot());
 
 export const expressionsSuite: ConformanceSuite = {
   name: 'expressions',
+  corpus: 'expressions',
   async run(): Promise<readonly CaseResult[]> {
     const files = (await readdir(EXPRESSIONS_DIR)).filter((name) => name.endsWith('.json')).sort();
     const results: CaseResult[] = [];

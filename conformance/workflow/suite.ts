@@ -13,8 +13,7 @@ export interface CaseResult {
 
 export interface ConformanceSuite {
   readonly name: string;
+  /** The part of the shared corpus the suite reads (test/support/corpus.ts), when it reads one. */
+  readonly corpus?: string;
   run(): Promise<readonly CaseResult[]>;
 }
-
-/** Root of the shared corpus (`../shared/corpus` beside the project). */
-export const CORPUS_ROOT = new URL('../../../shared/corpus/', import.meta.url);

@@ -22,10 +22,10 @@ import type {
   WorkflowLoader,
   WorkflowRef,
 } from '../../core/workflow/parser/index.js';
-import { CORPUS_ROOT } from './suite.js';
+import { corpusRoot } from '../../test/support/corpus.js';
 import type { CaseResult, ConformanceSuite } from './suite.js';
 
-const READER_DIR = new URL('workflow-parser/reader/', CORPUS_ROOT);
+const READER_DIR = new URL('workflow-parser/reader/', corpusRoot());
 
 interface CaseOptions {
   readonly 'include-source'?: boolean;
@@ -43,6 +43,7 @@ interface CaseOptions {
 
 export const workflowParserSuite: ConformanceSuite = {
   name: 'workflow-parser',
+  corpus: 'workflow-parser',
   async run(): Promise<readonly CaseResult[]> {
     const files = (await readdir(READER_DIR)).filter((name) => /\.ya?ml$/.test(name)).sort();
     const results: CaseResult[] = [];

@@ -8,17 +8,18 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { encodeContextData, encodeTemplateToken, type JsonValue, type TemplateToken } from '../../core/protocol/index.js';
+import { requireCorpus } from '../../test/support/corpus.js';
 import { decodeJobMessage, type JobMessage } from './index.js';
 
-const CORPUS = new URL('../../../shared/corpus/job-messages/', import.meta.url);
-const files = readdirSync(CORPUS)
+const corpus = requireCorpus('job-messages');
+const files = (corpus.dir === undefined ? [] : readdirSync(corpus.dir))
   .filter((name) => name.endsWith('.json') && !name.endsWith('_evidence.json'))
   .sort();
 
 type Raw = Record<string, JsonValue>;
 
 function load(name: string): Raw {
-  return JSON.parse(readFileSync(new URL(name, CORPUS), 'utf8')) as Raw;
+  return JSON.parse(readFileSync(new URL(name, corpus.dir), 'utf8')) as Raw;
 }
 
 function object(value: JsonValue | undefined): Raw {
@@ -124,7 +125,7 @@ function checkMessage(message: JobMessage, raw: Raw): void {
   });
 }
 
-describe('the worker decodes every captured github.com job message without loss', () => {
+describe('the worker decodes every captured github.com job message without loss', { skip: corpus.skip }, () => {
   it('finds the nine captured messages', () => {
     assert.equal(files.length, 9, files.join(', '));
   });

@@ -22,7 +22,9 @@ import {
 import type { NeedsContext } from '../../core/workflow/index.js';
 import { buildJobMessage, planFor, type ServerUrls } from '../../plugins/runner-protocol/job-message/index.js';
 import { CORPUS_CASES, assignmentFor, contextOf, loadCorpusMessage } from '../fixtures/job-messages/corpus-cases.js';
+import { requireCorpus } from '../support/corpus.js';
 
+const corpus = requireCorpus('job-messages');
 const SERVER: ServerUrls = { api: 'https://svc.example.test/_svc/', publicUrl: 'https://svc.example.test' };
 const CHECKS = ['fields', 'variables', 'contexts', 'steps', 'tokens', 'readable'] as const;
 type Check = (typeof CHECKS)[number];
@@ -77,10 +79,12 @@ function positionedTokens(message: JsonObject): string[] {
   return result.sort();
 }
 
-describe('job message: conformance with the github.com captures', () => {
+describe('job message: conformance with the github.com captures', { skip: corpus.skip }, () => {
+  const dir = corpus.dir;
+  if (dir === undefined) return;
   for (const testCase of CORPUS_CASES) {
     describe(testCase.corpus, () => {
-      const theirs = loadCorpusMessage(testCase.corpus);
+      const theirs = loadCorpusMessage(dir, testCase.corpus);
       let ours: JsonObject = {};
 
       before(async () => {
