@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { SystemAuth } from './core-services.js';
+import { watchGithubApiRoutes } from './http/github-api-not-found.js';
 import { installSystemAuth } from './http/system-auth.js';
 import type { ReadinessCheck, ReadinessNote, RouteGroup } from './plugin.js';
 
@@ -28,8 +29,10 @@ function currentNotes(notes: readonly NamedReadinessNote[]): Record<string, stri
 export async function registerRouteGroup(app: FastifyInstance, group: RouteGroup, auth: SystemAuth): Promise<void> {
   await app.register(
     async (child) => {
+      const githubApi = watchGithubApiRoutes(app, child, group.serves);
       if (group.auth === 'system') installSystemAuth(child, auth);
       await group.register(child);
+      githubApi.done();
     },
     group.prefix === undefined ? {} : { prefix: group.prefix },
   );

@@ -29,6 +29,12 @@ export interface RouteGroup {
   /** Where the group is served; default `['tcp']`. Runner routes use `RUNNER_SURFACES`. */
   readonly surfaces?: readonly RouteSurface[];
   /**
+   * What the group serves, in a phrase, when it has routes under `/api/v3` (GitHub's REST
+   * prefix): a request there that matches no route gets GitHub's 404 body naming every group's
+   * phrase (a group without one is named by its routes). Ignored for other groups.
+   */
+  readonly serves?: string;
+  /**
    * Registers routes on an encapsulated Fastify context (its hooks stay inside it). Called once
    * per surface the group is served on, each time on another server: register routes and hooks
    * only, and build shared state in `init`.

@@ -36,7 +36,8 @@ export function checkoutTargets(deps: CheckoutTargetDeps): ResolveCheckout {
     const run = await deps.engine.getRun(job.runId);
     const asked = `${owner}/${stripGitSuffix(repo)}`;
     if (run === undefined || run.repository.toLowerCase() !== asked.toLowerCase()) {
-      throw new NotFoundError(`repository ${asked} not found`, { code: 'repository_not_found' });
+      const scope = run === undefined ? '' : `: this job's token reaches only its run's repository, ${run.repository}; check out other repositories from their forge`;
+      throw new NotFoundError(`repository ${asked} not found${scope}`, { code: 'repository_not_found' });
     }
     const target: CheckoutTarget = { runId: run.id, repository: run.repository, sha: run.sha, ref: run.ref };
     if (await deps.snapshots.hasCommit(run.repository, run.sha)) return target;

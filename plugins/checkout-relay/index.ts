@@ -26,6 +26,13 @@ export const plugin = definePlugin({
     const resolve = checkoutTargets({ runtimeJobs, engine, snapshots, retentionSecs: config.env.snapshots.retentionSecs });
     // Each credential is the route's own (the job token), so both groups are public to the kernel.
     env.addRoutes({ auth: 'public', surfaces: RUNNER_SURFACES, register: (app) => registerGitRoutes(app, { resolve, snapshots, logger }) });
-    env.addRoutes({ prefix: API_PREFIX, auth: 'public', surfaces: RUNNER_SURFACES, register: (app) => registerArchiveRoutes(app, { resolve, snapshots }) });
+    env.addRoutes({
+      prefix: API_PREFIX,
+      auth: 'public',
+      surfaces: RUNNER_SURFACES,
+      serves:
+        "a running job's own repository as a tarball or zipball, with the job's token (GET /api/v3/repos/{owner}/{repo}/tarball[/{ref}], zipball likewise: what actions/checkout downloads without git); a job checks out any other repository from its forge",
+      register: (app) => registerArchiveRoutes(app, { resolve, snapshots }),
+    });
   },
 });

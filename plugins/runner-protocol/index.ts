@@ -75,8 +75,18 @@ export function createRunnerProtocolPlugin(options: RunnerProtocolOptions = {}) 
       env.addMigrations([...runnerProtocolMigrations, ...workerApiMigrations, ...resultsMigrations].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)));
 
       // Every group a runner calls is served on TCP and on the runner socket (SVC_RUNNER_SOCKET).
-      env.addRoutes({ auth: 'public', surfaces: RUNNER_SURFACES, register: (app) => registerRegistrationRoute(app, services) });
-      env.addRoutes({ auth: 'public', surfaces: RUNNER_SURFACES, register: (app) => registerRunnerAdminRoutes(app, services) });
+      env.addRoutes({
+        auth: 'public',
+        surfaces: RUNNER_SURFACES,
+        serves: 'runner registration for config.sh (POST /api/v3/actions/runner-registration)',
+        register: (app) => registerRegistrationRoute(app, services),
+      });
+      env.addRoutes({
+        auth: 'public',
+        surfaces: RUNNER_SURFACES,
+        serves: "config.sh's runner-admin registration (POST /api/v3/actions/runners/register, and the runner groups and runners of a repository, organisation or enterprise)",
+        register: (app) => registerRunnerAdminRoutes(app, services),
+      });
       env.addRoutes({ auth: 'public', surfaces: RUNNER_SURFACES, register: (app) => registerTokenRoute(app, services) });
       env.addRoutes({
         auth: 'public',

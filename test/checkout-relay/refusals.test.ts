@@ -1,10 +1,12 @@
 /**
  * What the relay cannot serve, said so git and octokit users can act on it: a local run whose
  * snapshot the pruner dropped (404 naming the retention), a forge run whose commit never was in
- * the snapshot store (501), and a job that is over (its token no longer opens anything: 401).
+ * the snapshot store (501), a job that is over (its token no longer opens anything: 401), and
+ * another repository than the run's (404, with GitHub's body where octokit asks for one).
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { getOctokit } from '@actions/github';
 import { selectRuns } from '../../core/engine/index.js';
 import { dispatchNext, RUNNER, WORKFLOW_PATH } from '../runner-protocol/worker-job.js';
 import { actionsCheckout, jobOf, localRunJob, relayHost } from './support.js';
@@ -63,4 +65,62 @@ describe('checkout relay: refusals', () => {
     assert.equal(after.headers.get('www-authenticate'), 'Basic realm="svc"');
     assert.match(await after.text(), /not running/);
   });
+
+  it("another repository, asked for as actions/checkout's REST path does, is one 404 each that says what svc serves", async (t) => {
+    const h = await relayHost(t);
+    const job = await localRunJob(t, h);
+    let requests = 0;
+    const counted: typeof fetch = (input, init) => {
+      requests += 1;
+      return fetch(input, init);
+    };
+    // @actions/github's octokit, as actions/checkout builds it (getOctokit, baseUrl = github.api_url).
+    const octokit = getOctokit(job.token, { baseUrl: job.apiUrl, request: { fetch: counted } });
+
+    // github-api-helper.ts getDefaultBranch: checkout of another repository without a ref.
+    const repository = await refusal(octokit.rest.repos.get({ owner: 'acme', repo: 'other' }));
+    assert.equal(repository.status, 404);
+    assert.deepEqual(Object.keys(repository.response.data).sort(), ['documentation_url', 'message', 'status']);
+    assert.equal(repository.response.data.documentation_url, 'https://docs.github.com/rest');
+    assert.equal(repository.response.data.status, '404');
+    const message = repository.response.data.message;
+    assert.match(message, /^Not Found: svc does not serve GET \/api\/v3\/repos\/acme\/other; under \/api\/v3 it serves only /);
+    assert.match(message, /runner registration for config\.sh \(POST \/api\/v3\/actions\/runner-registration\)/);
+    assert.match(message, /a running job's own repository as a tarball or zipball, with the job's token \(GET \/api\/v3\/repos\/\{owner\}\/\{repo\}\/tarball\[\/\{ref\}\]/);
+    assert.match(message, /a job checks out any other repository from its forge$/);
+    assert.equal(repository.message, `${message} - https://docs.github.com/rest`, 'what actions/checkout logs');
+    assert.equal(requests, 1, 'octokit gives up at once: @actions/github has no retry plugin');
+
+    // downloadArchive of that repository: the route exists, the repository is not the run's.
+    const archive = await refusal(octokit.rest.repos.downloadTarballArchive({ owner: 'acme', repo: 'other', ref: 'main' }));
+    assert.equal(archive.status, 404);
+    assert.match(archive.message, /^repository acme\/other not found: this job's token reaches only its run's repository, acme\/app; check out other repositories from their forge/);
+    assert.equal(requests, 2);
+
+    // tryGetRepositoryObjectFormat (checkout v6+, for a ref that is not a full sha): an unknown route too.
+    const hash = await refusal(octokit.request('GET /repos/{owner}/{repo}/hash-algorithm', { owner: 'acme', repo: 'app' }));
+    assert.equal(hash.status, 404);
+    assert.match(hash.response.data.message, /^Not Found: svc does not serve GET \/api\/v3\/repos\/acme\/app\/hash-algorithm;/);
+
+    // Outside /api/v3 an unknown route keeps svc's own body.
+    const native = await fetch(`${h.baseUrl}/api/v9/nothing`);
+    assert.equal(native.status, 404);
+    assert.deepEqual(await native.json(), { code: 'route_not_found', message: 'no route GET /api/v9/nothing' });
+  });
 });
+
+interface OctokitRefusal {
+  readonly status: number;
+  readonly message: string;
+  readonly response: { readonly data: { readonly message: string; readonly documentation_url: string; readonly status: string } };
+}
+
+/** The RequestError an octokit call rejects with (a resolved call fails the test). */
+async function refusal(call: Promise<unknown>): Promise<OctokitRefusal> {
+  const outcome = await call.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+  assert.ok(outcome instanceof Error && 'status' in outcome && 'response' in outcome, `a RequestError, not ${String(outcome)}`);
+  return outcome as unknown as OctokitRefusal;
+}

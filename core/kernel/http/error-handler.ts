@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isSvcError } from '../errors.js';
+import { githubApiNotFound, isGithubApiPath } from './github-api-not-found.js';
 
 /** The one mapping from errors to HTTP: a JSON body `{ code, message }` (plus `details` when any). */
 export interface ErrorBody {
@@ -41,6 +42,9 @@ export function installErrorHandling(app: FastifyInstance): void {
     return reply.status(500).send({ code: 'internal_error', message: 'internal error; the server log has the details' } satisfies ErrorBody);
   });
   app.setNotFoundHandler((request, reply) => {
-    return reply.status(404).send({ code: 'route_not_found', message: `no route ${request.method} ${request.url.split('?')[0]}` } satisfies ErrorBody);
+    const path = request.url.split('?')[0] ?? '';
+    // GitHub's clients (octokit in actions, the runner) read GitHub's body there.
+    if (isGithubApiPath(path)) return reply.status(404).send(githubApiNotFound(app, request.method, path));
+    return reply.status(404).send({ code: 'route_not_found', message: `no route ${request.method} ${path}` } satisfies ErrorBody);
   });
 }
