@@ -55,13 +55,15 @@ export async function runPlan(flags: PlanFlags): Promise<number> {
   });
   let plan: WorkflowPlan;
   try {
-    plan = planWorkflow(loaded, { event, workflowPath: name });
+    // As `svc run` submits it: inputs the workflow does not declare are refused.
+    plan = planWorkflow(loaded, { event, workflowPath: name, unexpectedInputs: 'refuse' });
   } catch (error) {
     // The payload lacks what the github context needs (a repository without full_name, ...).
     if (error instanceof TypeError) throw new PlanFailure(error.message);
     throw error;
   }
   if (plan.trigger.status === 'invalid') return fail(plan.trigger.errors.map((message) => `${name}: ${message}`));
+  if (plan.inputErrors.length > 0 && plan.trigger.status === 'triggered') return fail(plan.inputErrors.map((message) => `${name}: ${message}`));
   if (plan.errors.length > 0) return fail(plan.errors.map(formatPlanError));
   for (const warning of plan.warnings) process.stderr.write(`warning: ${warning}\n`);
   if (plan.trigger.status === 'skipped') {

@@ -42,7 +42,9 @@ export type Submitted =
   | { readonly path: string; readonly outcome: 'not_triggered'; readonly reason: string }
   | { readonly path: string; readonly outcome: 'denied'; readonly policy: string; readonly reason: string }
   | { readonly path: string; readonly outcome: 'unknown_job'; readonly job: string; readonly jobs: readonly string[] }
-  | { readonly path: string; readonly outcome: 'invalid'; readonly errors: readonly string[]; readonly run?: RunRecord };
+  | { readonly path: string; readonly outcome: 'invalid'; readonly errors: readonly string[]; readonly run?: RunRecord }
+  /** The dispatch's inputs do not fit the workflow's: nothing is created. */
+  | { readonly path: string; readonly outcome: 'invalid_inputs'; readonly errors: readonly string[] };
 
 export interface StoredEvent {
   readonly seq: number;
@@ -132,6 +134,8 @@ export function createEngine(deps: EngineDependencies): Engine {
           results.push({ path: selection.path, outcome: 'not_triggered', reason: selection.reason });
         } else if (selection.kind === 'unknown_job') {
           results.push({ path: selection.path, outcome: 'unknown_job', job: selection.job, jobs: selection.jobs });
+        } else if (selection.kind === 'invalid_inputs') {
+          results.push({ path: selection.path, outcome: 'invalid_inputs', errors: selection.errors });
         } else if (selection.kind === 'invalid') {
           const run = await tx(async (uow) => {
             const input = failedRunInput(request, selection.path, selection.name);

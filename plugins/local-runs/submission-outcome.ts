@@ -22,9 +22,10 @@ const PULL_REQUEST_EVENTS = new Set(['pull_request', 'pull_request_target', 'pul
 
 /**
  * What the engine made of the one workflow file a user asked to run. A created run is the
- * answer; a file the event does not trigger, or that is not a valid workflow, is a 422 saying
- * why, because someone running one file expects to be told rather than handed an empty list;
- * one a policy (execution protection) denies is 403 `run_denied`.
+ * answer; a file the event does not trigger, that is not a valid workflow, or whose declared
+ * inputs the request's do not fit, is a 422 saying why, because someone running one file
+ * expects to be told rather than handed an empty list; one a policy (execution protection)
+ * denies is 403 `run_denied`.
  */
 export function submissionOutcome(request: RunRequest, results: readonly Submitted[], runUrl: (runId: number) => string): SubmittedView {
   const runs: SubmittedRunView[] = [];
@@ -47,6 +48,12 @@ export function submissionOutcome(request: RunRequest, results: readonly Submitt
         throw new ForbiddenError(`${result.path} was not run: the ${result.policy} policy denies it (${result.reason})`, {
           code: 'run_denied',
           details: { workflow: result.path, policy: result.policy, reason: result.reason },
+        });
+      case 'invalid_inputs':
+        // GitHub's dispatch API answers 422 with the problem alone ("Unexpected inputs provided: [...]").
+        throw new ValidationError(`the workflow_dispatch inputs do not fit ${result.path}: ${result.errors.join('; ')}`, {
+          code: 'invalid_inputs',
+          details: { workflow: result.path, errors: result.errors },
         });
       case 'invalid': {
         const runId = result.run?.id ?? null;

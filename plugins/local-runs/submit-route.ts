@@ -26,8 +26,8 @@ export interface SubmitRouteDependencies {
  * calls). The file and the local reusable workflows it calls are read from the snapshot, remote
  * ones from the mirror or the forge (remote-workflows.ts); the engine selects and creates the run
  * (`trigger: 'local'`). 201 with the run; 404 `workflow_not_found`, `snapshot_not_found` or
- * `reusable_workflow_not_found`; 422 `not_triggered`, `invalid_workflow` or
- * `invalid_workflow_reference`; 501 when a remote workflow is called and no source is configured.
+ * `reusable_workflow_not_found`; 422 `not_triggered`, `invalid_inputs` (no run),
+ * `invalid_workflow` or `invalid_workflow_reference`; 501 when a remote workflow is called and no source is configured.
  */
 export function registerSubmitRoute(app: FastifyInstance, deps: SubmitRouteDependencies): void {
   runRequestValidator();
@@ -43,16 +43,20 @@ export function registerSubmitRoute(app: FastifyInstance, deps: SubmitRouteDepen
     // The run's jobs check this commit out: keep it for the retention from now, not from upload.
     await deps.snapshots.retain(run.repository, run.snapshot, deps.clock.now() + deps.retentionMs);
     const baseUrl = deps.lifecycle.publicUrl();
-    const selection = localSelection(run, {
-      content,
-      loader: submissionWorkflowLoader({
-        snapshots: deps.snapshots,
-        repository: run.repository,
-        sha: run.snapshot,
-        remote: remoteWorkflowReader(deps.remoteRepositories),
+    const selection = {
+      ...localSelection(run, {
+        content,
+        loader: submissionWorkflowLoader({
+          snapshots: deps.snapshots,
+          repository: run.repository,
+          sha: run.snapshot,
+          remote: remoteWorkflowReader(deps.remoteRepositories),
+        }),
+        serverUrl: baseUrl,
       }),
-      serverUrl: baseUrl,
-    });
+      // As GitHub's dispatch API: an input the workflow does not declare is a mistake to report.
+      unexpectedInputs: 'refuse' as const,
+    };
     const view = submissionOutcome(run, await deps.engine.submit(selection), (runId) => `${baseUrl}/api/v1/runs/${runId}`);
     deps.logger.info({ repository: run.repository, workflow: run.workflow, event: run.event, runs: view.runs.map((r) => r.run_id) }, 'local run submitted');
     return reply.status(201).send(view);

@@ -15,6 +15,21 @@ isolateGitConfig();
 
 const example = (name: string) => readFile(join(EXAMPLES_DIR, '.github/workflows', name), 'utf8');
 
+/** Required inputs with and without a default, and typed ones, echoed by the job. */
+const MANUAL = `on:
+  workflow_dispatch:
+    inputs:
+      level: { type: choice, options: [info, warning], required: true, default: warning }
+      count: { type: number, default: 2 }
+      dry: { type: boolean }
+      target: { type: environment, required: true }
+jobs:
+  deploy:
+    runs-on: ubuntu-latest
+    steps:
+      - run: echo "level=\${{ inputs.level }} count=\${{ inputs.count }} dry=\${{ inputs.dry }} target=\${{ github.event.inputs.target }}"
+`;
+
 async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -114,6 +129,22 @@ describe('svc run against svc serve and a runner', () => {
     assert.match(run.stdout(), /^wait \| cleanup-after-cancel$/m);
     assert.doesNotMatch(run.stdout(), /^wait \| never$/m, 'cancelled before its last command (the command line shown as the step starts may name it)');
     assert.match(run.stdout(), /^run \d+: cancelled in \d+s\n$/m);
+  });
+
+  it('workflow_dispatch inputs from --payload: defaults fill the omitted ones; an undeclared one is refused by name (exit 2)', async (t) => {
+    const repo = await gitRepository({
+      '.github/workflows/manual.yml': MANUAL,
+      'inputs.json': JSON.stringify({ inputs: { target: 'production' } }),
+      'extra.json': JSON.stringify({ inputs: { target: 'production', verbose: '1' } }),
+    });
+    t.after(repo.remove);
+    const run = svcRun(['--event', 'workflow_dispatch', '--payload', 'inputs.json'], server.cliEnv, repo.dir);
+    assert.equal(await run.exited, 0, run.stdout() + run.stderr());
+    assert.match(run.stdout(), /^deploy \| level=warning count=2 dry=false target=production$/m);
+
+    const refused = svcRun(['--event', 'workflow_dispatch', '--payload', 'extra.json'], server.cliEnv, repo.dir);
+    assert.equal(await refused.exited, 2, refused.stdout() + refused.stderr());
+    assert.match(refused.stderr(), /^svc run: the workflow_dispatch inputs do not fit \.github\/workflows\/manual\.yml: Unexpected inputs provided: \["verbose"\]/m);
   });
 });
 

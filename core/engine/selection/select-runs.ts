@@ -6,6 +6,7 @@ import {
   type JobNode,
   type LoadedWorkflowFile,
   type PlanEvent,
+  type UnexpectedInputs,
   type WorkflowPlan,
   type WorkflowRef,
 } from '../../workflow/index.js';
@@ -47,6 +48,11 @@ export interface SelectionRequest {
   readonly job?: string | readonly string[];
   readonly vars?: Readonly<Record<string, string>>;
   readonly serverUrl: string;
+  /**
+   * `workflow_dispatch` inputs no workflow declares: kept in the event payload (default, the
+   * spec's forge-shaped dispatch) or refused, as GitHub's dispatch API does (local submissions).
+   */
+  readonly unexpectedInputs?: UnexpectedInputs;
 }
 
 export type Selection =
@@ -55,7 +61,9 @@ export type Selection =
   /** `--job` names no job of the file: nothing is created. */
   | { readonly kind: 'unknown_job'; readonly path: string; readonly job: string; readonly jobs: readonly string[] }
   /** The file cannot run: GitHub records a failed run with the errors; so do we. */
-  | { readonly kind: 'invalid'; readonly path: string; readonly name: string; readonly errors: readonly string[] };
+  | { readonly kind: 'invalid'; readonly path: string; readonly name: string; readonly errors: readonly string[] }
+  /** The dispatch's inputs do not fit the file's: refused before any run exists, as GitHub does. */
+  | { readonly kind: 'invalid_inputs'; readonly path: string; readonly errors: readonly string[] };
 
 /**
  * Decides which workflows an event runs and what each run holds, without touching the store:
@@ -81,6 +89,7 @@ async function selectOne(request: SelectionRequest, file: WorkflowFileAtCommit):
       workflowPath: file.path,
       server: { serverUrl: request.serverUrl },
       ...(request.vars ? { vars: request.vars } : {}),
+      ...(request.unexpectedInputs ? { unexpectedInputs: request.unexpectedInputs } : {}),
     });
   } catch (error) {
     // The planner refuses events it cannot read (a payload whose repository or sender is not
@@ -93,6 +102,7 @@ async function selectOne(request: SelectionRequest, file: WorkflowFileAtCommit):
     if (plan.trigger.status === 'invalid') return { kind: 'invalid', path: file.path, name: plan.name, errors: [reason] };
     return { kind: 'not_triggered', path: file.path, reason };
   }
+  if (plan.inputErrors.length > 0) return { kind: 'invalid_inputs', path: file.path, errors: plan.inputErrors };
   if (plan.errors.length > 0) return { kind: 'invalid', path: file.path, name: plan.name, errors: plan.errors.map(planErrorText) };
 
   const graph = jobGraph(plan);

@@ -53,7 +53,12 @@ describe('planWorkflow: the workflow level', () => {
     assert.equal(result.runName, 'info true');
     assert.equal(result.trigger.status, 'triggered');
     const bad = await plan(yaml, { event, inputs: { level: 'trace' } });
-    assert.deepEqual(bad.errors.map((e) => e.message), ["input 'level' must be one of [info, debug], got 'trace'"]);
+    assert.deepEqual(bad.inputErrors, ["Provided value 'trace' for input 'level' not in the list of allowed values: [info, debug]"]);
+    assert.deepEqual(bad.errors, [], "the dispatch's fault, not the file's");
+    const extra = { level: 'debug', verbose: 'yes' };
+    assert.deepEqual((await plan(yaml, { event, inputs: extra })).inputErrors, [], 'kept by default (the forge-shaped dispatch)');
+    const refused = await plan(yaml, { event, inputs: extra, unexpectedInputs: 'refuse' });
+    assert.deepEqual(refused.inputErrors, ['Unexpected inputs provided: ["verbose"]']);
   });
 });
 

@@ -25,7 +25,7 @@ export function planWorkflow(loaded: LoadWorkflowResult, options: PlanOptions): 
   const path = options.workflowPath ?? loaded.fileTable[0] ?? '';
   const run = runContexts(root, path, options);
   const vars = options.vars ?? {};
-  const errors: PlanError[] = [...run.errors];
+  const errors: PlanError[] = [];
   const deferred: DeferredField[] = [];
   const fieldScope: FieldScope = {
     contexts: prepareContexts(toExpressionContexts({ github: run.github, vars, inputs: run.inputs })),
@@ -69,6 +69,7 @@ export function planWorkflow(loaded: LoadWorkflowResult, options: PlanOptions): 
     jobs,
     jobCount: all.reduce((count, job) => count + (job.kind === 'job' ? job.instances.length : 0), 0),
     errors,
+    inputErrors: run.inputErrors,
     warnings: all.flatMap((job) => warningsOf(job, options.secretNames)),
   };
 }

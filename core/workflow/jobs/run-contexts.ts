@@ -15,8 +15,16 @@ import {
   type GithubServerInput,
   type InputsContext,
 } from '../templates/index.js';
-import { matchTrigger, resolveDispatchInputs, type JsonObject, type JsonValue, type OnSection, type TriggerEvent } from '../triggers/index.js';
-import type { PlanError, TriggerCheck } from './types.js';
+import {
+  matchTrigger,
+  resolveDispatchInputs,
+  type JsonObject,
+  type JsonValue,
+  type OnSection,
+  type TriggerEvent,
+  type UnexpectedInputs,
+} from '../triggers/index.js';
+import type { TriggerCheck } from './types.js';
 
 /** The event a plan is for. Fields left out come from the payload where GitHub's events carry them. */
 export interface PlanEvent {
@@ -45,6 +53,12 @@ export interface PlanOptions {
   readonly secretNames?: readonly string[];
   /** `workflow_dispatch` inputs as given; default the payload's `inputs`. */
   readonly inputs?: JsonObject;
+  /**
+   * Given `workflow_dispatch` inputs the workflow does not declare: `keep` (default; the spec's
+   * forge-shaped dispatch keeps them in the event payload) or `refuse` (GitHub's dispatch API:
+   * an input error naming them).
+   */
+  readonly unexpectedInputs?: UnexpectedInputs;
   /** The run's id, number and attempt; default 0, 0, 1 (a plan has no run yet). */
   readonly run?: { readonly id: string | number; readonly number: number; readonly attempt: number };
   readonly server?: GithubServerInput;
@@ -56,7 +70,8 @@ export interface RunContexts {
   readonly github: GithubContext;
   readonly inputs: InputsContext;
   readonly trigger: TriggerCheck;
-  readonly errors: readonly PlanError[];
+  /** What the dispatch brought that the workflow refuses (the request's fault, not the file's). */
+  readonly inputErrors: readonly string[];
 }
 
 /** The root mapping's value at `key`. */
@@ -66,18 +81,19 @@ export function rootValue(root: TemplateToken | undefined, key: string): Templat
 
 export function runContexts(root: TemplateToken | undefined, path: string, options: PlanOptions): RunContexts {
   const { event } = options;
-  const errors: PlanError[] = [];
+  const inputErrors: string[] = [];
   const on = plainOn(root);
   let payload: JsonObject = event.payload ?? {};
   let inputs: InputsContext = {};
   if (event.name === 'workflow_dispatch') {
     const declared = member(member(on, 'workflow_dispatch'), 'inputs');
-    const resolution = resolveDispatchInputs(declared, options.inputs ?? member(payload, 'inputs'));
+    const given = options.inputs ?? member(payload, 'inputs');
+    const resolution = resolveDispatchInputs(declared, given, options.unexpectedInputs === undefined ? {} : { unexpected: options.unexpectedInputs });
     if (resolution.ok) {
       inputs = resolution.inputs;
       payload = { ...payload, inputs: resolution.payload };
     } else {
-      for (const issue of resolution.errors) errors.push({ file: path, message: issue.message });
+      inputErrors.push(...resolution.errors.map((issue) => issue.message));
     }
   }
   const nameToken = rootValue(root, 'name');
@@ -91,7 +107,7 @@ export function runContexts(root: TemplateToken | undefined, path: string, optio
     workflow: { path, ...(nameToken === undefined ? {} : { name: nameToken.toString() }) },
     ...(options.server === undefined ? {} : { server: options.server }),
   });
-  return { github, inputs, trigger: triggerCheck(on, triggerEvent(event, payload, github)), errors };
+  return { github, inputs, trigger: triggerCheck(on, triggerEvent(event, payload, github)), inputErrors };
 }
 
 function plainOn(root: TemplateToken | undefined): JsonValue | undefined {

@@ -58,7 +58,7 @@ export interface DeferredField {
   readonly waitingFor: readonly string[];
 }
 
-/** A problem found while planning (evaluation errors, matrix errors, input errors). */
+/** A problem found while planning (evaluation errors, matrix errors). */
 export interface PlanError {
   readonly file?: string;
   readonly line?: number;
@@ -198,6 +198,12 @@ export interface WorkflowPlan {
   /** Jobs that run on a runner (matrix instances counted, callers not). */
   readonly jobCount: number;
   readonly errors: readonly PlanError[];
+  /**
+   * The `workflow_dispatch` inputs the event brought do not fit the declared ones (a required
+   * one missing, a value of the wrong type, an unexpected one the caller refuses): GitHub refuses
+   * such a dispatch (422) and creates no run. The plan is made as if no input was given.
+   */
+  readonly inputErrors: readonly string[];
   /** Things worth telling that do not stop the run (a called workflow not loaded, ...). */
   readonly warnings: readonly string[];
 }

@@ -1,8 +1,13 @@
 /**
  * workflow_dispatch inputs (spec: "Input handling"; GitHub: "on.workflow_dispatch.inputs",
- * "Providing inputs"): required inputs must be given, declared defaults apply, values convert
- * to the declared type, a choice must be one of `options`, and keys the workflow does not
- * declare stay in the event payload.
+ * "Providing inputs"): values convert to the declared type, a boolean or choice value must be
+ * one of its allowed values, an omitted input takes its declared default (a required one too:
+ * GitHub fills the default in before it checks `required`), and only a required input without a
+ * default must be given.
+ *
+ * Keys the workflow does not declare are the caller's choice: GitHub's dispatch API refuses them
+ * ("Unexpected inputs provided: [...]"), which `unexpected: 'refuse'` does; the spec's
+ * forge-shaped dispatch keeps them in the event payload, the default.
  *
  * Two views come out, as on GitHub: `inputs` (the `inputs` context: booleans stay booleans,
  * numbers become numbers) and `payload` (`github.event.inputs`: every declared value as a
@@ -31,6 +36,14 @@ export type DispatchInputsResolution =
 
 const DECIMAL = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 
+/** What to do with given keys the workflow does not declare. */
+export type UnexpectedInputs = 'keep' | 'refuse';
+
+export interface DispatchInputsOptions {
+  /** `keep` (default): in the event payload only; `refuse`: one issue naming every such key. */
+  readonly unexpected?: UnexpectedInputs;
+}
+
 /**
  * @param declared the workflow's `on.workflow_dispatch.inputs` map (undefined/null: none)
  * @param given the request's `inputs` object (undefined/null: none given)
@@ -38,6 +51,7 @@ const DECIMAL = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 export function resolveDispatchInputs(
   declared: JsonValue | undefined,
   given: JsonValue | undefined,
+  options: DispatchInputsOptions = {},
 ): DispatchInputsResolution {
   const issues: InputIssue[] = [];
   const declarations = readDeclarations(declared, DISPATCH_INPUT_TYPES, 'string', issues);
@@ -60,8 +74,14 @@ export function resolveDispatchInputs(
       payload.push([declaration.name, resolved.text]);
     }
   }
-  // Undeclared keys are kept in the event payload (spec), not in the inputs context.
-  for (const { key, value } of folded.values()) payload.push([key, value]);
+  const unexpected = [...folded.values()];
+  if (options.unexpected === 'refuse' && unexpected.length > 0) {
+    // GitHub's wording: one message, every name as a JSON string.
+    const names = unexpected.map(({ key }) => JSON.stringify(key)).join(', ');
+    issues.push({ input: '', code: 'unknown', message: `Unexpected inputs provided: [${names}]` });
+  }
+  // Kept, they are in the event payload (spec), not in the inputs context.
+  for (const { key, value } of unexpected) payload.push([key, value]);
 
   if (issues.length > 0) return { ok: false, errors: issues };
   return { ok: true, inputs: Object.fromEntries(inputs), payload: Object.fromEntries(payload) };
@@ -75,7 +95,10 @@ interface Resolved {
 
 interface Rejected {
   readonly code: 'type' | 'choice';
+  /** Completes `input '<name>' ...` (and `the default of input '<name>' ...`). */
   readonly detail: string;
+  /** GitHub's own message for the given value, when it has one. */
+  readonly message?: string;
 }
 
 function resolveOne(declaration: InputDeclaration, supplied: JsonValue, issues: InputIssue[]): Resolved | undefined {
@@ -83,14 +106,10 @@ function resolveOne(declaration: InputDeclaration, supplied: JsonValue, issues: 
   if (supplied !== null) {
     const converted = convert(declaration, supplied);
     if ('detail' in converted) {
-      issues.push({ input: name, code: converted.code, message: `input '${name}' ${converted.detail}` });
+      issues.push({ input: name, code: converted.code, message: converted.message ?? `input '${name}' ${converted.detail}` });
       return undefined;
     }
     return converted;
-  }
-  if (declaration.required) {
-    issues.push({ input: name, code: 'required', message: `Required input '${name}' not provided` });
-    return undefined;
   }
   if (declaration.default !== undefined && declaration.default !== null) {
     const converted = convert(declaration, declaration.default);
@@ -99,6 +118,10 @@ function resolveOne(declaration: InputDeclaration, supplied: JsonValue, issues: 
       return undefined;
     }
     return converted;
+  }
+  if (declaration.required) {
+    issues.push({ input: name, code: 'required', message: `Required input '${name}' not provided` });
+    return undefined;
   }
   return typeDefault(declaration);
 }
@@ -120,13 +143,22 @@ function typeDefault(declaration: InputDeclaration): Resolved {
   }
 }
 
-/** Converts a value to the declared type, or says why it cannot. */
+/**
+ * Converts a value to the declared type, or says why it cannot. A boolean is a choice of `true`
+ * and `false` to GitHub, which words both refusals alike ("Provided value '' for input 'debug'
+ * not in the list of allowed values"); the allowed values are added so the message can be acted on.
+ */
 function convert(declaration: InputDeclaration, value: JsonValue): Resolved | Rejected {
+  const notAllowed = (allowed: readonly string[], code: Rejected['code']): Rejected => ({
+    code,
+    detail: `must be one of [${allowed.join(', ')}], got ${describeValue(value)}`,
+    message: `Provided value ${describeValue(value)} for input '${declaration.name}' not in the list of allowed values: [${allowed.join(', ')}]`,
+  });
   switch (declaration.type) {
     case 'boolean':
       if (value === true || value === 'true') return { value: true, text: 'true' };
       if (value === false || value === 'false') return { value: false, text: 'false' };
-      return { code: 'type', detail: `must be true or false, got ${describeValue(value)}` };
+      return notAllowed(['true', 'false'], 'type');
     case 'number': {
       if (typeof value === 'number' && Number.isFinite(value)) return { value, text: String(value) };
       if (typeof value === 'string' && DECIMAL.test(value.trim())) {
@@ -141,9 +173,7 @@ function convert(declaration: InputDeclaration, value: JsonValue): Resolved | Re
       }
       const text = String(value);
       const options = declaration.options ?? [];
-      if (declaration.type === 'choice' && !options.includes(text)) {
-        return { code: 'choice', detail: `must be one of [${options.join(', ')}], got '${text}'` };
-      }
+      if (declaration.type === 'choice' && !options.includes(text)) return notAllowed(options, 'choice');
       return { value: text, text };
     }
   }

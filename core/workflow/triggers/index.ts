@@ -19,7 +19,13 @@ export {
   type FilterListCompilation,
 } from './filter-list.js';
 export type { InputIssue, InputIssueCode, InputValue } from './input-declarations.js';
-export { DISPATCH_INPUT_TYPES, resolveDispatchInputs, type DispatchInputsResolution } from './dispatch-inputs.js';
+export {
+  DISPATCH_INPUT_TYPES,
+  resolveDispatchInputs,
+  type DispatchInputsOptions,
+  type DispatchInputsResolution,
+  type UnexpectedInputs,
+} from './dispatch-inputs.js';
 export { CALL_INPUT_TYPES, resolveCallInputs, type CallInputsResolution } from './call-inputs.js';
 export {
   EVENT_TYPE_MAX_CHARACTERS,

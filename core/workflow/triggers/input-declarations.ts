@@ -15,7 +15,7 @@ export type InputIssueCode =
   | 'type'
   /** A choice value is not one of `options`. */
   | 'choice'
-  /** An input the workflow does not declare (workflow_call only; dispatch keeps them). */
+  /** An input the workflow does not declare (workflow_call; workflow_dispatch when the caller refuses them). */
   | 'unknown'
   /** The given inputs are not a map, or two keys differ only by case. */
   | 'shape'
