@@ -244,13 +244,13 @@ const concurrencyCases: JobsCase[] = [
   {
     id: 'concurrency/workflow/string',
     run: () => workflowConcurrency('on: push\nconcurrency: staging_environment'),
-    expected: { group: 'staging_environment', key: 'staging_environment', cancelInProgress: false },
+    expected: { group: 'staging_environment', key: 'staging_environment', cancelInProgress: false, queue: 'single' },
   },
   // "Example: Using concurrency to cancel any in-progress job or run".
   {
     id: 'concurrency/workflow/group-and-cancel',
     run: () => workflowConcurrency('name: CI\non: push\nconcurrency:\n  group: ${{ github.workflow }}-${{ github.ref }}\n  cancel-in-progress: true'),
-    expected: { group: 'CI-refs/heads/main', key: 'ci-refs/heads/main', cancelInProgress: true },
+    expected: { group: 'CI-refs/heads/main', key: 'ci-refs/heads/main', cancelInProgress: true, queue: 'single' },
   },
   // "Example: Using a fallback value": head_ref is empty on a push, so the run id (0 in a plan) is used.
   {

@@ -7,6 +7,7 @@ import { PROJECT_ROOT, spawnCli } from '../support/spawn-cli.js';
 
 const FIXTURES = join(PROJECT_ROOT, 'test/fixtures/workflows');
 const PIPELINE = join(FIXTURES, 'pipeline/.github/workflows/ci.yml');
+const QUEUE = join(FIXTURES, 'queue/.github/workflows/deploy.yml');
 
 interface PlanRun {
   readonly code: number | null;
@@ -111,6 +112,17 @@ describe('svc plan (terminal)', () => {
     assert.match(run.stdout, /event {8}push refs\/heads\/feature\/login/);
   });
 
+  it('shows a concurrency group that queues (queue: max) in the header and the JSON', async () => {
+    const run = await svcPlan('-f', QUEUE);
+    assert.equal(run.code, 0, run.stderr);
+    // The group names the ref of the git work tree the fixture is in (this repository's).
+    assert.match(run.stdout, /^ {2}concurrency {2}deploy-\S+ \(queue: max, up to 100 runs wait in order\)$/m);
+    const json = await svcPlan('-f', QUEUE, '--json');
+    const plan = JSON.parse(json.stdout) as { workflow: { concurrency: { group: string } } };
+    assert.deepEqual(plan.workflow.concurrency, { group: plan.workflow.concurrency.group, cancel_in_progress: false, queue: 'max' });
+    assert.match(plan.workflow.concurrency.group, /^deploy-/);
+  });
+
   it('invents no pull request for a local pull_request event, and says it cannot match the filters', async () => {
     const run = await svcPlan('-f', PIPELINE, '--event', 'pull_request', '--json');
     assert.equal(run.code, 0, run.stderr);
@@ -129,6 +141,15 @@ describe('svc plan: errors', () => {
       run.stderr,
       ".github/workflows/invalid.yml:5:24: Unexpected value 'maybe'\n.github/workflows/invalid.yml:11:22: Unexpected value 'soon'\n",
     );
+  });
+
+  it("refuses queue: max beside cancel-in-progress: true, and a dispatch's undeclared input, as GitHub does", async () => {
+    const both = await svcPlan('-f', join(FIXTURES, 'queue/.github/workflows/cancelling.yml'));
+    assert.equal(both.code, 1);
+    assert.equal(both.stderr, ".github/workflows/cancelling.yml:6:3: 'queue: max' cannot be combined with 'cancel-in-progress: true'.\n");
+    const dispatch = await svcPlan('-f', QUEUE, '--event', 'workflow_dispatch', '--payload', join(FIXTURES, 'queue/unexpected-input.json'));
+    assert.equal(dispatch.code, 1);
+    assert.equal(dispatch.stderr, '.github/workflows/deploy.yml: Unexpected inputs provided: ["verbose"]\n');
   });
 
   it('says that a remote reusable workflow needs the server, naming the job', async () => {

@@ -17,6 +17,7 @@ export { renderGraph } from './render-graph.js';
 export type {
   CallPlan,
   ConcurrencyPlan,
+  ConcurrencyQueue,
   DeferredField,
   EnvironmentPlan,
   JobInstance,

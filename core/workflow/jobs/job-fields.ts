@@ -1,12 +1,13 @@
 /**
  * Reading evaluated job fields into the plan's types, with GitHub's checks on the results:
  * `runs-on` (a label, a list of labels, or `group` + `labels`), `concurrency` (a group, or
- * `group` + `cancel-in-progress`; the group may not be empty nor longer than 400 characters,
- * as GitHub's parser checks once it is evaluated), and `environment` (a name, or `name` + `url`
+ * `group` + `cancel-in-progress` + `queue`; the group may not be empty nor longer than 400
+ * characters, as GitHub's parser checks once it is evaluated, and `queue: max` does not go with
+ * `cancel-in-progress: true`), and `environment` (a name, or `name` + `url`
  * + `deployment`; an empty name means no environment, as GitHub reads it).
  */
 import { isBoolean, isMapping, isString } from '@actions/workflow-parser/templates/tokens/type-guards';
-import type { TemplateToken } from '../parser/index.js';
+import { QUEUE_WITH_CANCEL_MESSAGE, type TemplateToken } from '../parser/index.js';
 import type { ExpressionValue } from '../expressions/index.js';
 import { tokenToValue } from '../templates/index.js';
 import type { ConcurrencyPlan, EnvironmentPlan, RunsOn } from './types.js';
@@ -37,19 +38,24 @@ export function readConcurrency(token: TemplateToken): Read<ConcurrencyPlan> {
   const value = plain(token);
   let group: ExpressionValue | undefined;
   let cancel: ExpressionValue | undefined = false;
+  let queue: ExpressionValue | undefined = 'single';
   if (isObject(value)) {
     group = value['group'];
     cancel = value['cancel-in-progress'] ?? false;
+    queue = value['queue'] ?? 'single';
   } else {
     group = value;
   }
   if (typeof cancel !== 'boolean') return { ok: false, message: 'cancel-in-progress must be a boolean' };
+  if (queue !== 'single' && queue !== 'max') return { ok: false, message: `queue must be single or max, not ${describe(queue)}` };
+  // The parser refuses the pair when both are written out; an expression is checked here, once evaluated.
+  if (queue === 'max' && cancel) return { ok: false, message: QUEUE_WITH_CANCEL_MESSAGE };
   if (group === undefined || group === null || group === '') return { ok: false, message: 'Concurrency group name cannot be empty' };
   if (typeof group !== 'string') return { ok: false, message: `The concurrency group must be a string, not ${describe(group)}` };
   if (group.length > MAX_CONCURRENCY_GROUP_LENGTH) {
     return { ok: false, message: 'Concurrency group name must be less than 400 characters' };
   }
-  return { ok: true, value: { group, key: group.toLowerCase(), cancelInProgress: cancel } };
+  return { ok: true, value: { group, key: group.toLowerCase(), cancelInProgress: cancel, queue } };
 }
 
 /** Undefined value: no environment (an empty name). The `url` token is kept as the runner gets it. */

@@ -7,7 +7,7 @@
  */
 import type { JsonObject } from '../triggers/index.js';
 import { jobGraph } from './job-graph.js';
-import type { RunsOn, WorkflowPlan } from './types.js';
+import type { ConcurrencyQueue, RunsOn, WorkflowPlan } from './types.js';
 
 export interface PlanJobView {
   /** The instance id (`build[0]`, `release/publish`). */
@@ -35,7 +35,8 @@ export interface PlanView {
     /** `triggered`, `skipped`, `invalid` or `undetermined`. */
     readonly trigger: string;
     readonly trigger_reason?: string;
-    readonly concurrency: { readonly group: string; readonly cancel_in_progress: boolean } | null;
+    /** `queue`: `single` (one waits, a newer one replaces it) or `max` (up to 100 wait, in order). */
+    readonly concurrency: { readonly group: string; readonly cancel_in_progress: boolean; readonly queue: ConcurrencyQueue } | null;
     readonly jobs: number;
   };
   readonly jobs: readonly PlanJobView[];
@@ -53,7 +54,10 @@ export function planView(plan: WorkflowPlan): PlanView {
       run_name: plan.runName ?? null,
       trigger: plan.trigger.status,
       ...(reason === undefined ? {} : { trigger_reason: reason }),
-      concurrency: plan.concurrency === undefined ? null : { group: plan.concurrency.group, cancel_in_progress: plan.concurrency.cancelInProgress },
+      concurrency:
+        plan.concurrency === undefined
+          ? null
+          : { group: plan.concurrency.group, cancel_in_progress: plan.concurrency.cancelInProgress, queue: plan.concurrency.queue },
       jobs: plan.jobCount,
     },
     jobs: jobGraph(plan).flatMap(({ job, waitsFor }) =>

@@ -48,7 +48,7 @@ describe('planView', () => {
       sha: 'a'.repeat(40),
       run_name: null,
       trigger: 'triggered',
-      concurrency: { group: 'ci', cancel_in_progress: true },
+      concurrency: { group: 'ci', cancel_in_progress: true, queue: 'single' },
       jobs: 4,
     });
     assert.deepEqual(view.jobs, [

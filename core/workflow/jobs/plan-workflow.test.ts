@@ -24,12 +24,22 @@ describe('planWorkflow: the workflow level', () => {
     );
     assert.equal(result.name, 'CI');
     assert.equal(result.runName, 'Deploy to prod by @mona');
-    assert.deepEqual(result.concurrency, { group: 'CI-refs/heads/main', key: 'ci-refs/heads/main', cancelInProgress: false });
+    assert.deepEqual(result.concurrency, { group: 'CI-refs/heads/main', key: 'ci-refs/heads/main', cancelInProgress: false, queue: 'single' });
     assert.deepEqual(result.errors, []);
   });
 
+  it('reads queue: max, and refuses it once evaluated beside a cancel-in-progress that is true', async () => {
+    const queued = await plan(`on: push\nconcurrency:\n  group: deploy\n  queue: \${{ vars.QUEUE }}\n${BUILD}`, { vars: { QUEUE: 'max' } });
+    assert.deepEqual(queued.concurrency, { group: 'deploy', key: 'deploy', cancelInProgress: false, queue: 'max' });
+    const both = await plan(`on: push\nconcurrency:\n  group: deploy\n  queue: max\n  cancel-in-progress: \${{ github.ref == 'refs/heads/main' }}\n${BUILD}`);
+    assert.equal(both.concurrency, undefined);
+    assert.deepEqual(both.errors.map((e) => [e.line, e.message]), [[3, "'queue: max' cannot be combined with 'cancel-in-progress: true'."]]);
+    const unknown = await plan(`on: push\nconcurrency:\n  group: deploy\n  queue: \${{ vars.QUEUE }}\n${BUILD}`, { vars: { QUEUE: 'all' } });
+    assert.deepEqual(unknown.errors.map((e) => e.message), ["Unexpected value 'all'"], 'the schema checks the evaluated value, as GitHub does');
+  });
+
   it('takes a string concurrency as the group, and refuses an empty one', async () => {
-    assert.deepEqual((await plan(`on: push\nconcurrency: deploy\n${BUILD}`)).concurrency, { group: 'deploy', key: 'deploy', cancelInProgress: false });
+    assert.deepEqual((await plan(`on: push\nconcurrency: deploy\n${BUILD}`)).concurrency, { group: 'deploy', key: 'deploy', cancelInProgress: false, queue: 'single' });
     const empty = await plan(`on: push\nconcurrency: \${{ vars.MISSING }}\n${BUILD}`);
     assert.equal(empty.concurrency, undefined);
     assert.deepEqual(empty.errors.map((e) => [e.line, e.message]), [[2, 'Concurrency group name cannot be empty']]);

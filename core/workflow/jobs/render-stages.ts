@@ -65,8 +65,9 @@ function headerLines(plan: WorkflowPlan, stageCount: number): string[] {
   lines.push(`  event        ${plan.event} ${plan.github.ref}${sha === '' ? '' : ` @ ${sha}`}`);
   if (plan.runName !== undefined) lines.push(`  run name     ${plan.runName}`);
   if (plan.concurrency !== undefined) {
-    const cancel = plan.concurrency.cancelInProgress ? ' (cancels runs in progress)' : '';
-    lines.push(`  concurrency  ${plan.concurrency.group}${cancel}`);
+    const { group, cancelInProgress, queue } = plan.concurrency;
+    const how = cancelInProgress ? ' (cancels runs in progress)' : queue === 'max' ? ' (queue: max, up to 100 runs wait in order)' : '';
+    lines.push(`  concurrency  ${group}${how}`);
   }
   const jobs = plan.jobCount === 1 ? '1 job' : `${plan.jobCount} jobs`;
   lines.push(`  ${jobs} in ${stageCount === 1 ? '1 stage' : `${stageCount} stages`}`, '');

@@ -26,7 +26,14 @@ export interface ConcurrencyPlan {
   /** The group lower-cased (GitHub: "The concurrency group name is case insensitive"). */
   readonly key: string;
   readonly cancelInProgress: boolean;
+  /**
+   * `single` (default): at most one waits, a newcomer replaces it. `max`: up to 100 wait and
+   * start in the order they began waiting (never with `cancel-in-progress`).
+   */
+  readonly queue: ConcurrencyQueue;
 }
+
+export type ConcurrencyQueue = 'single' | 'max';
 
 /** `environment:` evaluated; `url` stays a token, the runner evaluates it after the steps. */
 export interface EnvironmentPlan {

@@ -13,6 +13,7 @@ export type { Json, SerializeOptions } from './serialize/serialize-template.js';
 export { registerJsonImportHook } from './register-json-hook.js';
 export { DEFAULT_LIMITS } from './options.js';
 export { isReusableJob } from './model-types.js';
+export { QUEUE_WITH_CANCEL_MESSAGE } from './convert/concurrency-queue.js';
 
 export type {
   LoadedWorkflowFile,

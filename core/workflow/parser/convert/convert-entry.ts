@@ -19,6 +19,7 @@ import type { ConvertedWorkflow } from '../model-types.js';
 import type { ParseContext } from '../parse-context.js';
 import { permissionsFromToken } from '../permissions/permissions.js';
 import type { JsonBackedModules } from '../upstream-modules.js';
+import { validateConcurrencyQueue } from './concurrency-queue.js';
 import { dispatchInputTypes } from './dispatch-input-types.js';
 import { completeJobs } from './job-completion.js';
 
@@ -59,6 +60,9 @@ export async function convertEntry(
         break;
       case 'defaults':
         converted.defaults = pair.value;
+        break;
+      case 'concurrency':
+        validateConcurrencyQueue(context, pair.value);
         break;
       case 'jobs':
         completeJobs(context, pair.value, converted.jobs);

@@ -5,7 +5,7 @@
  * them (the runner needs every one). A step's `continue-on-error` becomes its token, as GitHub
  * keeps it, instead of the converter's bare boolean. We read them back from each job's mapping, matching the
  * converted job by its id token, and run the checks GitHub makes on jobs and steps that the
- * TypeScript converter skips (step-validation.ts, matrix-validation.ts).
+ * TypeScript converter skips (step-validation.ts, matrix-validation.ts, concurrency-queue.ts).
  */
 import { isMapping, isScalar, isSequence } from '@actions/workflow-parser/templates/tokens/type-guards';
 import type { MappingToken, TemplateToken } from '@actions/workflow-parser/templates/tokens/index';
@@ -13,6 +13,7 @@ import type { ConvertedJob, ConvertedStep, ConvertedWorkflowJob } from '../model
 import { isReusableJob } from '../model-types.js';
 import type { ParseContext } from '../parse-context.js';
 import { permissionsFromToken } from '../permissions/permissions.js';
+import { validateConcurrencyQueue } from './concurrency-queue.js';
 import { validateMatrix } from './matrix-validation.js';
 import { validateSteps } from './step-validation.js';
 
@@ -24,6 +25,7 @@ export function completeJobs(context: ParseContext, jobsToken: TemplateToken, jo
   for (const job of jobs) {
     const definition = definitions.get(job.id);
     if (definition === undefined || !isMapping(definition)) continue;
+    validateConcurrencyQueue(context, definition.find('concurrency'));
     if (isReusableJob(job)) {
       const permissions = definition.find('permissions');
       if (permissions !== undefined) job.permissions = permissionsFromToken(permissions);

@@ -10,6 +10,7 @@ import { convertJobs } from '@actions/workflow-parser/model/converter/jobs';
 import { handleTemplateTokenErrors } from '@actions/workflow-parser/model/converter/handle-errors';
 import type { TemplateToken } from '@actions/workflow-parser/templates/tokens/index';
 import { isMapping } from '@actions/workflow-parser/templates/tokens/type-guards';
+import { validateConcurrencyQueue } from '../convert/concurrency-queue.js';
 import { completeJobs } from '../convert/job-completion.js';
 import type { ConvertedReusableWorkflowJob, ConvertedWorkflowJob } from '../model-types.js';
 import type { ParseContext } from '../parse-context.js';
@@ -42,6 +43,7 @@ export function convertReferencedWorkflow(
         break;
       case 'concurrency':
         handleTemplateTokenErrors(value, context, undefined, () => convertConcurrency(context, value));
+        validateConcurrencyQueue(context, value);
         job['embedded-concurrency'] = value;
         break;
       case 'jobs': {
