@@ -12,7 +12,7 @@ export { selectRuns, type Selection, type SelectionLoader, type SelectionRequest
 export { workflowId } from './selection/workflow-id.js';
 export { reviewCandidate, type PolicyVerdict, type RunCandidate, type SelectionPolicies, type SelectionPolicy } from './selection/policy.js';
 export { engineMigrations } from './store/migrations.js';
-export type { CreateRunInput, NewJob } from './runs/create-run.js';
+export type { CreateRunInput, NewConcurrency, NewJob } from './runs/create-run.js';
 export { runFileKey, storedWorkflowLoader, type RunFile, type RunFiles, type WorkflowCommit } from './runs/run-files.js';
 export type { RerunScope } from './runs/rerun.js';
 export type { Assignment, RunnerIdentity } from './dispatch/acquire.js';
@@ -21,7 +21,7 @@ export { instancesDone, needsEntry, type NeedsEntry } from './scheduler/needs.js
 export type { Completion, JobOutcome } from './reporting/complete-job.js';
 export type { SweepReport } from './scheduler/sweep.js';
 export { JOBS_QUEUED_CHANNEL, RUN_ADVANCE_CHANNEL, RUN_EVENTS_CHANNEL, type RunEvent, type RunEventType } from './events/run-events.js';
-export type { Json, JobRecord, RunRecord, StepRecord, TriggerSource } from './model/records.js';
+export type { ConcurrencyQueue, Json, JobRecord, RunRecord, StepRecord, TriggerSource } from './model/records.js';
 export { forgeStatus, isTerminal, STATUSES, type Conclusion, type JobResult, type Status } from './model/statuses.js';
 
 /** Where policy plugins add their run-creation policies (provided by the `engine` plugin). */

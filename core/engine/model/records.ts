@@ -1,5 +1,11 @@
 import type { Conclusion, Status } from './statuses.js';
 
+/**
+ * How a concurrency group holds waiters: `single`, one (a newcomer replaces it, cancelling it);
+ * `max`, up to 100, started in the order they began waiting (GitHub's `concurrency.queue`).
+ */
+export type ConcurrencyQueue = 'single' | 'max';
+
 /** Plain JSON as stored in text columns. */
 export type Json = null | boolean | number | string | readonly Json[] | { readonly [key: string]: Json };
 
@@ -24,6 +30,9 @@ export interface RunRecord {
   readonly reason: string | null;
   readonly concurrencyGroup: string | null;
   readonly cancelInProgress: boolean;
+  readonly concurrencyQueue: ConcurrencyQueue;
+  /** Its place in its group's queue, taken when it began waiting on the group (null before). */
+  readonly concurrencyTicket: number | null;
   readonly payload: Json;
   readonly cancelRequested: boolean;
   readonly createdAt: number;
@@ -50,6 +59,9 @@ export interface JobRecord {
   readonly timeoutMinutes: number;
   readonly concurrencyGroup: string | null;
   readonly cancelInProgress: boolean;
+  readonly concurrencyQueue: ConcurrencyQueue;
+  /** Its place in its group's queue, taken when it began waiting on the group (null before). */
+  readonly concurrencyTicket: number | null;
   readonly status: Status;
   readonly conclusion: Conclusion | null;
   readonly reason: string | null;

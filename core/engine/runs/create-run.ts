@@ -1,7 +1,14 @@
-import type { Json, TriggerSource } from '../model/records.js';
+import type { ConcurrencyQueue, Json, TriggerSource } from '../model/records.js';
 import type { UnitOfWork } from '../store/unit-of-work.js';
 import { nextIds } from '../store/sequences.js';
 import type { WorkflowCommit } from './run-files.js';
+
+/** `concurrency:` of a run or a job: its group key (lower-cased), and `queue` (default `single`). */
+export interface NewConcurrency {
+  readonly group: string;
+  readonly cancelInProgress: boolean;
+  readonly queue?: ConcurrencyQueue;
+}
 
 /** A job instance as planned from the workflow (one per matrix combination and reusable-workflow job). */
 export interface NewJob {
@@ -16,7 +23,7 @@ export interface NewJob {
   readonly ifCondition: string | null;
   readonly continueOnError: boolean;
   readonly timeoutMinutes: number;
-  readonly concurrency: { readonly group: string; readonly cancelInProgress: boolean } | null;
+  readonly concurrency: NewConcurrency | null;
   /** A stand-in: fields read `needs`, so its instances are expanded when they finish. */
   readonly deferred?: boolean;
 }
@@ -31,7 +38,7 @@ export interface CreateRunInput {
   readonly trigger: TriggerSource;
   readonly payload: Json;
   readonly displayTitle: string;
-  readonly concurrency: { readonly group: string; readonly cancelInProgress: boolean } | null;
+  readonly concurrency: NewConcurrency | null;
   /** The workflow file and every workflow it calls, as read now (run-files.ts says the keys). */
   readonly files: readonly { readonly path: string; readonly content: string; readonly commit?: WorkflowCommit }[];
   readonly jobs: readonly NewJob[];
@@ -69,6 +76,8 @@ export async function insertRun(uow: UnitOfWork, input: CreateRunInput, failed?:
       reason: failed ? failed.reason : input.hold ? `gate:${input.hold.gate}` : input.concurrency ? 'concurrency' : null,
       concurrency_group: input.concurrency?.group ?? null,
       cancel_in_progress: input.concurrency?.cancelInProgress ? 1 : 0,
+      concurrency_queue: input.concurrency?.queue ?? 'single',
+      concurrency_ticket: null,
       payload: JSON.stringify(input.payload),
       cancel_requested: 0,
       created_at: now,
@@ -100,6 +109,8 @@ export async function insertRun(uow: UnitOfWork, input: CreateRunInput, failed?:
           timeout_minutes: job.timeoutMinutes,
           concurrency_group: job.concurrency?.group ?? null,
           cancel_in_progress: job.concurrency?.cancelInProgress ? 1 : 0,
+          concurrency_queue: job.concurrency?.queue ?? 'single',
+          concurrency_ticket: null,
           status: 'pending',
           conclusion: null,
           reason: 'needs',
@@ -117,7 +128,7 @@ export async function insertRun(uow: UnitOfWork, input: CreateRunInput, failed?:
           started_at: null,
           completed_at: null,
         }));
-    // SQLite caps the bound parameters of one statement; 500 rows x 29 columns stays below it.
+    // SQLite caps the bound parameters of one statement; 500 rows x 31 columns stays below it.
     for (let start = 0; start < rows.length; start += 500) {
       await tx.insertInto('engine_jobs').values(rows.slice(start, start + 500)).execute();
     }

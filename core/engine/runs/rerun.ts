@@ -39,6 +39,8 @@ export async function resetForRerun(uow: UnitOfWork, runId: number, scope: Rerun
         lease_owner: null,
         lease_expires_at: null,
         cancel_requested: 0,
+        // Back in the group's queue, at its end.
+        concurrency_ticket: null,
         queued_at: null,
         started_at: null,
         completed_at: null,
@@ -55,6 +57,7 @@ export async function resetForRerun(uow: UnitOfWork, runId: number, scope: Rerun
       status: 'pending',
       conclusion: null,
       reason: run.concurrencyGroup === null ? null : 'concurrency',
+      concurrency_ticket: null,
       cancel_requested: 0,
       completed_at: null,
       updated_at: now,

@@ -32,8 +32,9 @@ export async function advanceRun(uow: UnitOfWork, runId: number, options: Advanc
   if (run.status === 'pending' && run.reason?.startsWith('gate:') === true) return run;
 
   if (run.status === 'pending' && run.reason === 'concurrency') {
-    const released = await releaseRunConcurrency(uow, run);
-    if (!released) return run;
+    const verdict = await releaseRunConcurrency(uow, run);
+    if (verdict === 'cancelled') return loadRun(uow.tx, runId);
+    if (verdict === 'waiting') return run;
     run = { ...run, reason: null };
   }
 
@@ -46,11 +47,11 @@ export async function advanceRun(uow: UnitOfWork, runId: number, options: Advanc
   }
 
   for (const job of jobs.filter(isReleasable)) {
-
     if (parallelRoom(job, jobs) === 0) continue;
-    if (job.concurrencyGroup !== null && !(await releaseJobConcurrency(uow, job))) {
-      await holdJob(uow, job, 'concurrency');
-      continue;
+    if (job.concurrencyGroup !== null) {
+      const verdict = await releaseJobConcurrency(uow, job);
+      if (verdict === 'waiting') await holdJob(uow, job, 'concurrency');
+      if (verdict !== 'released') continue;
     }
     if (await moveJob(uow, job, 'queued')) {
       jobs = jobs.map((other) => (other.id === job.id ? { ...other, status: 'queued' } : other));

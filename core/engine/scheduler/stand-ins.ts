@@ -22,6 +22,8 @@ export async function replaceStandIns(uow: UnitOfWork, standIn: JobRecord, jobs:
     timeout_minutes: job.timeoutMinutes,
     concurrency_group: job.concurrency?.group ?? null,
     cancel_in_progress: job.concurrency?.cancelInProgress ? 1 : 0,
+    concurrency_queue: job.concurrency?.queue ?? 'single',
+    concurrency_ticket: null,
     deferred: 0,
     reason: 'max_parallel',
     updated_at: now,

@@ -20,7 +20,7 @@ export function toNewJobs(job: PlannedJob, waitsFor: readonly string[]): NewJob[
     continueOnError: instance.continueOnError,
     timeoutMinutes: instance.timeoutMinutes,
     // GitHub compares group names without regard to case: the engine keys on the lowered name.
-    concurrency: instance.concurrency ? { group: instance.concurrency.key, cancelInProgress: instance.concurrency.cancelInProgress } : null,
+    concurrency: instance.concurrency ? { group: instance.concurrency.key, cancelInProgress: instance.concurrency.cancelInProgress, queue: instance.concurrency.queue } : null,
     ...(deferred ? { deferred: true } : {}),
   }));
 }

@@ -127,7 +127,7 @@ function runInputFrom(request: SelectionRequest, files: readonly WorkflowFileAtC
     trigger: request.trigger,
     payload: (request.event.payload ?? {}) as Json,
     displayTitle: plan.runName ?? plan.name,
-    concurrency: plan.concurrency ? { group: plan.concurrency.key, cancelInProgress: plan.concurrency.cancelInProgress } : null,
+    concurrency: plan.concurrency ? { group: plan.concurrency.key, cancelInProgress: plan.concurrency.cancelInProgress, queue: plan.concurrency.queue } : null,
     // The workflow and every workflow it calls, as read now: re-runs and deferred jobs plan from these.
     files: uniqueByPath(files),
     jobs,

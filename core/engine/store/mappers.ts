@@ -1,4 +1,4 @@
-import type { Json, JobRecord, RunRecord, StepRecord, TriggerSource } from '../model/records.js';
+import type { ConcurrencyQueue, Json, JobRecord, RunRecord, StepRecord, TriggerSource } from '../model/records.js';
 import type { Conclusion, Status } from '../model/statuses.js';
 import type { JobsTable, RunsTable, StepsTable } from './tables.js';
 
@@ -7,6 +7,8 @@ export function parseJson<T = Json>(text: string | null): T {
 }
 
 const num = (value: number | string | null): number | null => (value === null ? null : Number(value));
+
+const queueOf = (value: string): ConcurrencyQueue => (value === 'max' ? 'max' : 'single');
 
 export function toRunRecord(row: RunsTable): RunRecord {
   return {
@@ -28,6 +30,8 @@ export function toRunRecord(row: RunsTable): RunRecord {
     reason: row.reason,
     concurrencyGroup: row.concurrency_group,
     cancelInProgress: Boolean(row.cancel_in_progress),
+    concurrencyQueue: queueOf(row.concurrency_queue),
+    concurrencyTicket: num(row.concurrency_ticket),
     payload: parseJson(row.payload),
     cancelRequested: Boolean(row.cancel_requested),
     createdAt: Number(row.created_at),
@@ -53,6 +57,8 @@ export function toJobRecord(row: JobsTable): JobRecord {
     timeoutMinutes: Number(row.timeout_minutes),
     concurrencyGroup: row.concurrency_group,
     cancelInProgress: Boolean(row.cancel_in_progress),
+    concurrencyQueue: queueOf(row.concurrency_queue),
+    concurrencyTicket: num(row.concurrency_ticket),
     status: row.status as Status,
     conclusion: row.conclusion as Conclusion | null,
     reason: row.reason,

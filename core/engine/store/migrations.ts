@@ -173,4 +173,15 @@ export const engineMigrations: readonly Migration[] = [
       await db.schema.alterTable('engine_run_files').addColumn('sha', 'text').execute();
     },
   },
+  {
+    // `concurrency.queue`: how many may wait in a group (`single` or `max`), and each waiter's
+    // place in line, taken from a counter when it begins waiting (FIFO across runs and nodes).
+    name: '0005_concurrency_queue',
+    async up(db: AnyKysely) {
+      for (const table of ['engine_runs', 'engine_jobs']) {
+        await db.schema.alterTable(table).addColumn('concurrency_queue', 'text', (c) => c.notNull().defaultTo('single')).execute();
+        await db.schema.alterTable(table).addColumn('concurrency_ticket', 'bigint').execute();
+      }
+    },
+  },
 ];

@@ -26,6 +26,10 @@ export type RunsTable = {
   reason: string | null;
   concurrency_group: string | null;
   cancel_in_progress: number;
+  /** `single` or `max` (0004). */
+  concurrency_queue: string;
+  /** Order of entry into the group's queue, from the `concurrency_tickets` counter (0004). */
+  concurrency_ticket: number | null;
   payload: string;
   cancel_requested: number;
   created_at: number;
@@ -59,6 +63,10 @@ export type JobsTable = {
   timeout_minutes: number;
   concurrency_group: string | null;
   cancel_in_progress: number;
+  /** `single` or `max` (0004). */
+  concurrency_queue: string;
+  /** Order of entry into the group's queue, from the `concurrency_tickets` counter (0004). */
+  concurrency_ticket: number | null;
   status: string;
   conclusion: string | null;
   reason: string | null;
