@@ -3,7 +3,8 @@
  * serve` with a real svc-runner taking the jobs. The workflows are the ones in examples/.
  */
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -14,6 +15,22 @@ import { CLOSURE, SLOW } from '../e2e/pool-workflows.js';
 isolateGitConfig();
 
 const example = (name: string) => readFile(join(EXAMPLES_DIR, '.github/workflows', name), 'utf8');
+
+/** One deploy at a time, the others in line (`queue: max`); the job waits for `gate` to exist. */
+function queuedDeploy(gate: string): string {
+  return `on: push
+concurrency:
+  group: deploy
+  queue: max
+jobs:
+  deploy:
+    runs-on: ubuntu-latest
+    steps:
+      - run: |
+          while [ ! -f '${gate}' ]; do sleep 0.1; done
+          echo "deployed run $GITHUB_RUN_ID"
+`;
+}
 
 /** Required inputs with and without a default, and typed ones, echoed by the job. */
 const MANUAL = `on:
@@ -129,6 +146,36 @@ describe('svc run against svc serve and a runner', () => {
     assert.match(run.stdout(), /^wait \| cleanup-after-cancel$/m);
     assert.doesNotMatch(run.stdout(), /^wait \| never$/m, 'cancelled before its last command (the command line shown as the step starts may name it)');
     assert.match(run.stdout(), /^run \d+: cancelled in \d+s\n$/m);
+  });
+
+  it('concurrency queue: max: runs submitted while one runs wait in line, none is cancelled, and they run in order', async (t) => {
+    // The job waits for a file the test writes once every run is in: the line is seen as it is.
+    const gate = await mkdtemp(join(tmpdir(), 'svc-queue-gate-'));
+    t.after(() => rm(gate, { recursive: true, force: true }));
+    const repo = await gitRepository({ '.github/workflows/deploy.yml': queuedDeploy(join(gate, 'go')) });
+    t.after(repo.remove);
+    const runs = [];
+    const ids: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const run = svcRun([], server.cliEnv, repo.dir);
+      await run.waitFor(/^svc run: run \d+ of /m);
+      ids.push(Number(/^svc run: run (\d+) of /m.exec(run.stderr())?.[1]));
+      if (i === 0) await run.waitFor(/^job deploy: in_progress$/m);
+      runs.push(run);
+    }
+    const view = async (id: number) => {
+      const response = await fetch(`${server.base}/api/v1/runs/${id}`, { headers: { authorization: `Bearer ${server.cliEnv['SVC_TOKEN'] ?? ''}` } });
+      return (await response.json()) as { status: string; reason: string | null; started_at: string | null };
+    };
+    for (const id of ids.slice(1)) assert.deepEqual(await view(id).then((r) => [r.status, r.reason]), ['pending', 'concurrency'], `run ${id} waits in line`);
+
+    await writeFile(join(gate, 'go'), '');
+    for (const [index, run] of runs.entries()) {
+      assert.equal(await run.exited, 0, run.stdout() + run.stderr());
+      assert.match(run.stdout(), new RegExp(`^deploy \\| deployed run ${ids[index] ?? 0}$`, 'm'));
+    }
+    const started = await Promise.all(ids.map(async (id) => (await view(id)).started_at ?? ''));
+    assert.deepEqual([...started].sort(), started, 'the runs started in the order they came');
   });
 
   it('workflow_dispatch inputs from --payload: defaults fill the omitted ones; an undeclared one is refused by name (exit 2)', async (t) => {
