@@ -7,7 +7,9 @@ export function addServeCommand(program: Command): void {
     .description('run the control plane (HTTP on SVC_LISTEN, default 127.0.0.1:9090)')
     .action(async () => {
       // The whole kernel (Fastify, the stores, the plugins) is loaded for `svc serve` only.
-      const { createHost, createRootLogger, installShutdownSignals, isSvcError } = await import('../core/kernel/index.js');
+      const { createHost, createRootLogger, installShutdownSignals, isSvcError, SERVER_UMASK } = await import('../core/kernel/index.js');
+      // Before anything is created: the data dir's files are owner-only from the start.
+      process.umask(SERVER_UMASK);
       const bootLogger = createRootLogger({ level: process.env.SVC_LOG_LEVEL ?? 'info' });
       let host;
       try {

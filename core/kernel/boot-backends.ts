@@ -1,4 +1,5 @@
 import { mkdir } from 'node:fs/promises';
+import { tightenDataDir } from './data-dir-modes.js';
 import type { BlobStore, BlobUrlSigner, Clock, CredentialStore, IdGenerator, Notifier, RemoteRepositories, SnapshotStore } from '../ports/index.js';
 import type { Store } from './backend-module.js';
 import type { BackendSelection } from './backend-selection.js';
@@ -33,6 +34,7 @@ export async function openBackends(
 ): Promise<Backends> {
   const { logger, clock, ids } = services;
   await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
+  await tightenDataDir(config.dataDir, logger);
   const base = { clock, dataDir: config.dataDir };
   const closers: (() => Promise<void>)[] = [];
   try {

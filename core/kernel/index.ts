@@ -49,6 +49,7 @@ export { installTwirpErrorHandler, isTwirpCode, sendTwirpError, TWIRP_STATUS, Tw
 export type { TwirpCode, TwirpErrorBody } from './http/twirp-errors.js';
 export { systemClock, randomIds } from './system-clock.js';
 export { readVersions, type Versions } from './versions.js';
+export { SERVER_UMASK, tightenDataDir } from './data-dir-modes.js';
 export { loadPluginCommands, type PluginCommand } from './plugin-commands.js';
 // What every plugin's CLI commands share: where the server is, its token, one request to it.
 export { apiRequest, DEFAULT_SERVER_URL, MissingTokenError, resolveConnection, serverBaseUrl, ServerAnswerError, ServerUnreachableError, type ApiRequestInit, type ApiResponse, type ServerConnection } from './cli/index.js';

@@ -116,6 +116,8 @@ export function guestScript(input: GuestScriptInput): string {
   }
   const envWords = Object.entries(input.env).map(([name, value]) => q(`${name}=${value}`));
   lines.push(
+    // Jobs get the usual umask, whatever svc serve's own (077) was.
+    'umask 022',
     `(while read -r svc_line; do [ "$svc_line" = ${STOP_LINE} ] && kill -TERM 1; done) < /dev/console &`,
     'svc_runner=',
     `trap 'if [ -n "$svc_runner" ]; then kill -TERM "$svc_runner" 2>/dev/null; fi' TERM INT HUP`,

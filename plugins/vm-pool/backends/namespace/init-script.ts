@@ -129,6 +129,8 @@ export function initScript(plan: GuestPlan, tools: InitTools): string {
     `cd ${q(plan.runnerRoot)}`,
     'if [ -n "$svc_path_set" ]; then PATH=$svc_path; else unset PATH; fi',
     ...(plan.unset.length > 0 ? [`unset ${plan.unset.join(' ')}`] : []),
+    // svc serve runs under umask 077 (its data dir is owner-only); jobs get the usual 022.
+    'umask 022',
     'set +e',
     'svc_runner=',
     `trap 'if [ -n "$svc_runner" ]; then kill -TERM "$svc_runner" 2>/dev/null; fi' TERM INT HUP`,
