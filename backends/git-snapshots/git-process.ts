@@ -54,9 +54,12 @@ export interface GitChild {
 
 const STDERR_LIMIT = 64 * 1024;
 
-/** Starts git with an argument array (never a shell); stdin and stdout are the caller's to stream. */
-export function spawnGit(git: Git, args: readonly string[], gitDir?: string): GitChild {
-  const env = gitDir === undefined ? git.env : { ...git.env, GIT_DIR: gitDir };
+/**
+ * Starts git with an argument array (never a shell); stdin and stdout are the caller's to stream.
+ * `env` adds variables (a quarantine's `GIT_OBJECT_DIRECTORY`).
+ */
+export function spawnGit(git: Git, args: readonly string[], gitDir?: string, extraEnv: Readonly<Record<string, string>> = {}): GitChild {
+  const env = { ...git.env, ...(gitDir === undefined ? {} : { GIT_DIR: gitDir }), ...extraEnv };
   const child = spawn(git.binary, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.setEncoding('utf8');
@@ -90,6 +93,8 @@ export interface GitResult {
 
 export interface RunGitOptions {
   readonly gitDir?: string;
+  /** More environment variables. */
+  readonly env?: Readonly<Record<string, string>>;
   readonly input?: string | Buffer;
   /** Exit codes that are answers rather than failures (e.g. 1 for `cat-file -e`). */
   readonly allowCodes?: readonly number[];
@@ -97,7 +102,7 @@ export interface RunGitOptions {
 
 /** Runs git to completion, collecting stdout; any exit code outside 0 and `allowCodes` throws. */
 export async function runGit(git: Git, args: readonly string[], options: RunGitOptions = {}): Promise<GitResult> {
-  const child = spawnGit(git, args, options.gitDir);
+  const child = spawnGit(git, args, options.gitDir, options.env);
   const chunks: Buffer[] = [];
   child.process.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
   child.process.stdin.end(options.input);

@@ -3,17 +3,21 @@ import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
 import { NotFoundError, type Logger } from '../../core/kernel/index.js';
-import type { Clock, SnapshotCommit, SnapshotStore } from '../../core/ports/index.js';
+import type { Clock, SnapshotCommit, SnapshotStore, SnapshotTag } from '../../core/ports/index.js';
 import { fastImport } from './fast-import.js';
 import { cleanGit, runGit, spawnGit, type Git } from './git-process.js';
 import { KeyedLocks } from './keyed-locks.js';
 import { ObjectReaders } from './object-reader.js';
+import { checkOffer, checkPackMeta } from './offer-meta.js';
+import { receivePack, removeQuarantines } from './pack-import.js';
 import { commitTree, readTreeFile, treePath, type ReadObject } from './read-file.js';
 import { ensureRepository, repositoryExists } from './repository-init.js';
 import { assertObjectId, repositoryDirectory } from './repository-names.js';
 import { RetentionHints } from './retention-hints.js';
-import { deleteRefs, IMPORT_REFS, listSvcRefs, retainCommit } from './retention-refs.js';
+import { deleteRefs, IMPORT_REFS, listSvcRefs, retainCommit, type SvcRefs } from './retention-refs.js';
+import { readShallow, updateShallow } from './shallow-file.js';
 import { checkExpiry, checkMeta } from './snapshot-meta.js';
+import { readTagSet, TagSetCache, tagSetCommands } from './tag-sets.js';
 import { readTarEntries } from './tar-reader.js';
 
 export interface GitSnapshotStoreOptions {
@@ -42,8 +46,10 @@ export interface GitSnapshotStoreOptions {
 const DEFAULT_IMPORT_RETENTION_MS = 24 * 60 * 60 * 1000;
 
 /**
- * Snapshots as commits in one bare repository per repository, written by `git fast-import`
- * straight from the uploaded tar (no checkout on disk).
+ * Snapshots as commits in one bare repository per repository: a sender's own history arrives
+ * as git packs (negotiate, then importPack: only what the store lacks), a plain directory as a
+ * tar that `git fast-import` turns into one commit (no checkout on disk). A commit is kept by
+ * its retention refs, and with it its history and the tags recorded with it (tag-sets.ts).
  *
  * Concurrency, per repository and per process: imports run side by side (each fast-import has
  * its own process, pack and temporary ref; two at once was checked), ref updates take turns,
@@ -64,6 +70,7 @@ export function createGitSnapshotStore(options: GitSnapshotStoreOptions): Snapsh
   // The `refs:` key serialises ref transactions, which may touch the same commit's refs.
   const locks = new KeyedLocks();
   const withRefs = <T>(gitDir: string, work: () => Promise<T>): Promise<T> => locks.exclusive(`refs:${gitDir}`, work);
+  const tagSets = new TagSetCache();
 
   async function commitExists(gitDir: string, sha: string): Promise<boolean> {
     return (await commitTree(reader(gitDir), sha)) !== undefined;
@@ -78,20 +85,32 @@ export function createGitSnapshotStore(options: GitSnapshotStoreOptions): Snapsh
     return tree;
   }
 
-  /** Retains under the refs lock, through the hints: see retention-hints.ts for why that is safe. */
-  async function retainKnown(gitDir: string, sha: string, until: number, alsoDelete: readonly string[] = []): Promise<void> {
+  /**
+   * Retains under the refs lock, through the hints (see retention-hints.ts for why that is
+   * safe); `tags`, when given, become the commit's recorded tags in the same transaction.
+   */
+  async function retainKnown(gitDir: string, sha: string, until: number, also: readonly string[] = [], tags?: readonly SnapshotTag[]): Promise<void> {
     await withRefs(gitDir, async () => {
-      const latest = await retainCommit(git, gitDir, sha, until, alsoDelete, hints.get(gitDir, sha));
+      const tagCommands = tags === undefined ? [] : await tagSetCommands(git, gitDir, sha, tags);
+      const latest = await retainCommit(git, gitDir, sha, until, [...also, ...tagCommands], hints.get(gitDir, sha));
       hints.set(gitDir, sha, latest);
     });
+  }
+
+  /** The first of `candidates` the repository holds as a commit (they come nearest first). */
+  async function firstHeld(gitDir: string, candidates: readonly string[]): Promise<string | undefined> {
+    const read = reader(gitDir);
+    const held = await Promise.all(candidates.map(async (sha) => (await commitTree(read, sha)) !== undefined));
+    return candidates[held.indexOf(true)];
   }
 
   async function pruneRepository(gitDir: string, now: number): Promise<number> {
     return locks.exclusive(gitDir, async () => {
       const refs = await listSvcRefs(git, gitDir);
       const expired = refs.retention.filter((r) => r.expiresAt <= now).map((r) => r.ref);
-      // No import runs here while we hold the lock: an import ref left now was left by a crash.
-      const doomed = [...expired, ...refs.imports];
+      // No import runs here while we hold the lock: an import ref or a quarantine left now was left by a crash.
+      await removeQuarantines(gitDir);
+      const doomed = [...expired, ...refs.imports, ...unkeptTags(refs, now)];
       const kept = refs.retention.filter((r) => r.expiresAt > now);
       if (doomed.length === 0) {
         hints.load(gitDir, kept);
@@ -127,10 +146,62 @@ export function createGitSnapshotStore(options: GitSnapshotStoreOptions): Snapsh
         const sha = (await read(`${ref}^{commit}`))?.oid ?? '';
         const tree = await commitTree(read, sha);
         if (tree === undefined) throw new Error(`git fast-import left no commit on ${ref}`);
-        await retainKnown(gitDir, sha, roundUp(retainUntil ?? clock.now() + importRetentionMs), [ref]);
+        await retainKnown(gitDir, sha, roundUp(retainUntil ?? clock.now() + importRetentionMs), [`delete ${ref}`]);
         const commit: SnapshotCommit = { sha, tree, files: imported.files, bytes: imported.bytes };
         logger.debug({ repository, ...commit, parent: parent ?? null }, 'imported snapshot');
         return commit;
+      });
+    },
+
+    async negotiate(repository, offer) {
+      const gitDir = repositoryDirectory(root, repository);
+      const { commit, tags, candidates, shallow, retainUntil } = checkOffer(offer);
+      const tagObjects = [...new Set(tags.map((tag) => tag.object))];
+      if (!(await repositoryExists(gitDir))) return { complete: false, missingObjects: tagObjects };
+      return locks.shared(gitDir, async () => {
+        const read = reader(gitDir);
+        // A store whose history is cut somewhere holds no commit's whole history for a sender
+        // that has it all: such a sender sends everything, which makes the store whole again.
+        const cut = !shallow && (await readShallow(gitDir)).length > 0;
+        const [held, present] = await Promise.all([
+          cut ? Promise.resolve(false) : commitTree(read, commit).then((tree) => tree !== undefined),
+          Promise.all(tagObjects.map(async (id) => (await read(id)) !== undefined)),
+        ]);
+        const missingObjects = tagObjects.filter((_, index) => present[index] !== true);
+        const until = roundUp(retainUntil);
+        if (held && missingObjects.length === 0) {
+          await retainKnown(gitDir, commit, until, [], tags);
+          return { complete: true };
+        }
+        // Kept until the pack arrives: a pack may leave out what `common` reaches, or be thin against it.
+        const common = held ? commit : cut ? undefined : await firstHeld(gitDir, candidates);
+        if (common !== undefined) await retainKnown(gitDir, common, until);
+        return { complete: false, ...(common === undefined ? {} : { common }), missingObjects };
+      });
+    },
+
+    async importPack(repository, pack, meta) {
+      const gitDir = repositoryDirectory(root, repository);
+      const { commit, tags, shallow, retainUntil } = checkPackMeta(meta);
+      return locks.shared(gitDir, async () => {
+        await ensureRepository(git, gitDir);
+        const tagObjects = tags.map((tag) => tag.object);
+        const storeShallow = await readShallow(gitDir);
+        const received = await receivePack(git, gitDir, pack, { commit, tagObjects, shallow: [...new Set([...storeShallow, ...shallow])] });
+        await locks.exclusive(`shallow:${gitDir}`, () => updateShallow(gitDir, reader(gitDir), shallow));
+        await retainKnown(gitDir, commit, roundUp(retainUntil), [], tags);
+        logger.debug({ repository, commit, tags: tags.length, ...received }, 'imported pack');
+        return { sha: commit, ...received };
+      });
+    },
+
+    async history(repository, sha) {
+      const gitDir = repositoryDirectory(root, repository);
+      assertObjectId(sha);
+      if (!(await repositoryExists(gitDir))) return { tags: [], shallow: [] };
+      return locks.shared(gitDir, async () => {
+        const [tags, shallow] = await Promise.all([readTagSet(git, gitDir, sha, tagSets), readShallow(gitDir)]);
+        return { tags, shallow };
       });
     },
 
@@ -177,6 +248,17 @@ export function createGitSnapshotStore(options: GitSnapshotStoreOptions): Snapsh
       return pruned;
     },
   };
+}
+
+/**
+ * Tag records whose commit is no longer retained at `now`, and tag sets no retained commit
+ * names any more: a commit's tags go with its last retention ref.
+ */
+function unkeptTags(refs: SvcRefs, now: number): string[] {
+  const kept = new Set(refs.retention.filter((r) => r.expiresAt > now).map((r) => r.sha));
+  const records = refs.tagged.filter((r) => r.sha !== undefined && !kept.has(r.sha));
+  const liveSets = new Set(refs.tagged.filter((r) => r.sha !== undefined && kept.has(r.sha)).map((r) => r.set));
+  return [...records.map((r) => r.ref), ...refs.tagSets.filter((r) => !liveSets.has(r.set)).map((r) => r.ref)];
 }
 
 /**

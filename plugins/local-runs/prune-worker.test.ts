@@ -25,6 +25,9 @@ function recordingStore(): { store: SnapshotStore; calls: number[]; failNext: ()
       return 0;
     },
     importTar: unsupported,
+    negotiate: unsupported,
+    importPack: unsupported,
+    history: unsupported,
     hasCommit: unsupported,
     readFile: unsupported,
     archive: unsupported,

@@ -3,7 +3,7 @@
  * that ignores the machine's configuration, archives built in memory (including ones no honest
  * client makes), and a reader of what a commit holds.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import { gunzipSync, gzipSync } from 'node:zlib';
@@ -116,4 +116,52 @@ export async function listTar(archive: Buffer): Promise<Record<string, ListedEnt
     entries[name] = { type, mode, content, ...(linkname ? { linkname } : {}) };
   }
   return entries;
+}
+
+/** Runs git in `cwd` with `input` on stdin; resolves with stdout, rejects with stderr on a non-zero exit. */
+export function gitInput(cwd: string, args: readonly string[], input: string | Buffer, env: Readonly<Record<string, string>> = {}): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('git', args, { cwd, env: { ...TEST_GIT_ENV, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    let err = '';
+    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    child.once('error', reject);
+    child.once('close', (code) => (code === 0 ? resolve(Buffer.concat(out)) : reject(new Error(`git ${args.join(' ')} exited ${String(code)}: ${err}`))));
+    child.stdin.end(input);
+  });
+}
+
+/** `git pack-objects --revs --stdout` of `revs` (`<id>` includes, `^<id>` excludes) in the repository at `cwd`; thin when asked. */
+export function packOf(cwd: string, revs: readonly string[], options: { readonly thin?: boolean } = {}): Promise<Buffer> {
+  return gitInput(cwd, ['pack-objects', '--revs', '--stdout', '-q', ...(options.thin === true ? ['--thin'] : [])], `${revs.join('\n')}\n`);
+}
+
+export interface HistoryShape {
+  /** Commits on `main`, each changing one of a handful of files. */
+  readonly commits: number;
+  /** An annotated tag `v1.<n>` on every this many commits (none when absent). */
+  readonly annotatedEvery?: number;
+  /** A lightweight tag `light-<n>` on every this many commits (none when absent). */
+  readonly lightweightEvery?: number;
+}
+
+/**
+ * A history on `main` in the repository at `dir` (made with `git init` already), written with
+ * `git fast-import` (hundreds of commits in a blink), then checked out: commit n changes
+ * `file-<n % 10>.txt`, dates one second apart.
+ */
+export async function writeHistory(dir: string, shape: HistoryShape): Promise<void> {
+  const parts: string[] = [];
+  const data = (text: string) => `data ${Buffer.byteLength(text)}\n${text}\n`;
+  for (let n = 1; n <= shape.commits; n += 1) {
+    const when = `${1_700_000_000 + n} +0000`;
+    parts.push(`commit refs/heads/main\nmark :${n}\ncommitter Test <test@example.com> ${when}\n${data(`commit ${n}`)}`);
+    if (n > 1) parts.push(`from :${n - 1}\n`);
+    parts.push(`M 100644 inline file-${n % 10}.txt\n${data(`line ${n}\n`.repeat(1 + (n % 7)))}\n`);
+    if (shape.annotatedEvery !== undefined && n % shape.annotatedEvery === 0) parts.push(`tag v1.${n}\nfrom :${n}\ntagger Test <test@example.com> ${when}\n${data(`release 1.${n}`)}`);
+    if (shape.lightweightEvery !== undefined && n % shape.lightweightEvery === 0) parts.push(`reset refs/tags/light-${n}\nfrom :${n}\n\n`);
+  }
+  await gitInput(dir, ['fast-import', '--quiet'], parts.join(''));
+  await git(dir, ['checkout', '-q', '-f', 'main']);
 }

@@ -1,0 +1,142 @@
+import { randomUUID } from 'node:crypto';
+import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Transform, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { InputError } from '../../core/kernel/index.js';
+import { GitCommandError, runGit, spawnGit, type Git } from './git-process.js';
+
+/** Where packs wait while they are checked: `objects/svc-incoming-<id>`, removed whatever happens. */
+export const QUARANTINE_PREFIX = 'svc-incoming-';
+
+export interface PackCheck {
+  /** The commit the pack completes: a commit once the pack is in. */
+  readonly commit: string;
+  /** The tags' objects, also complete once the pack is in. */
+  readonly tagObjects: readonly string[];
+  /** Commits whose parents are not expected (the store's shallow commits and the sender's). */
+  readonly shallow: readonly string[];
+}
+
+export interface ReceivedPack {
+  /** Objects in the pack as sent (its header's count). */
+  readonly objects: number;
+  readonly bytes: number;
+}
+
+/** git's messages that say the server is in trouble, not the pack: those stay 500s. */
+const SERVER_TROUBLE = /No space left|Disk quota|Permission denied|Read-only file system|Too many open files|Cannot allocate memory|unable to create temporary/i;
+
+/**
+ * Receives a pack as `git receive-pack` does, without its protocol: `git index-pack --stdin
+ * --fix-thin --fsck-objects` writes it into a quarantine object directory that borrows the
+ * store's objects (so a thin pack's bases are found and appended), the commit and tags are
+ * checked to be whole with what the store holds (`rev-list --objects` from them, stopping at
+ * what the store's refs reach and at shallow commits), and only then are the pack files moved
+ * into the store (the index last: git sees a pack by its index). Any failure removes the
+ * quarantine: the store is as it was. The caller holds the repository's shared lock, so no gc
+ * runs meanwhile.
+ */
+export async function receivePack(git: Git, gitDir: string, pack: Readable, check: PackCheck): Promise<ReceivedPack> {
+  const objects = join(gitDir, 'objects');
+  const quarantine = join(objects, `${QUARANTINE_PREFIX}${randomUUID()}`);
+  await mkdir(join(quarantine, 'pack'), { recursive: true });
+  const env = { GIT_OBJECT_DIRECTORY: quarantine, GIT_ALTERNATE_OBJECT_DIRECTORIES: objects };
+  try {
+    const received = await indexPack(git, gitDir, env, pack);
+    await checkComplete(git, gitDir, env, quarantine, check);
+    await moveInto(join(quarantine, 'pack'), join(objects, 'pack'));
+    return received;
+  } finally {
+    await rm(quarantine, { recursive: true, force: true });
+  }
+}
+
+async function indexPack(git: Git, gitDir: string, env: Record<string, string>, pack: Readable): Promise<ReceivedPack> {
+  const child = spawnGit(git, ['index-pack', '--stdin', '--fix-thin', '--fsck-objects'], gitDir, env);
+  child.process.stdout.resume();
+  let bytes = 0;
+  let header = Buffer.alloc(0);
+  const counted = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      bytes += chunk.length;
+      if (header.length < 12) header = Buffer.concat([header, chunk.subarray(0, 12 - header.length)]);
+      done(null, chunk);
+    },
+  });
+  // The upload's own failure (over the size limit, cut off) says more than git's "early EOF"; an
+  // error the pipeline passes back to the upload after git's stdin broke is git's, not the upload's.
+  let sourceError: unknown;
+  let stdinBroke = false;
+  child.process.stdin.once('error', () => (stdinBroke = true));
+  pack.once('error', (error) => {
+    if (!stdinBroke) sourceError ??= error;
+  });
+  const fed = pipeline(pack, counted, child.process.stdin).then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+  const [feedError, exitError] = await Promise.all([fed, child.exited.then(() => undefined, (error: unknown) => error)]);
+  if (sourceError !== undefined) throw sourceError;
+  if (exitError instanceof GitCommandError && !SERVER_TROUBLE.test(exitError.stderr)) {
+    throw new InputError(`the pack is refused (git index-pack: ${gitSaid(exitError.stderr) || 'unreadable'}); send a whole git pack, as \`git pack-objects --stdout\` writes it`, {
+      code: 'snapshot_pack_invalid',
+      details: { stderr: exitError.stderr },
+    });
+  }
+  if (exitError !== undefined) throw exitError;
+  if (feedError !== undefined) throw feedError;
+  const objects = header.length === 12 && header.toString('latin1', 0, 4) === 'PACK' ? header.readUInt32BE(8) : 0;
+  return { objects, bytes };
+}
+
+async function checkComplete(git: Git, gitDir: string, env: Record<string, string>, quarantine: string, check: PackCheck): Promise<void> {
+  const tips = [...new Set([check.commit, ...check.tagObjects])];
+  const types = (await runGit(git, ['cat-file', '--batch-check'], { gitDir, env, input: `${tips.join('\n')}\n` })).stdout.toString('utf8');
+  for (const line of types.split('\n')) {
+    const [id = '', type = ''] = line.split(' ');
+    if (type === 'missing') throw incomplete(`it does not hold ${id === check.commit ? 'the commit' : 'the tagged object'} ${id}, and neither does the server`);
+    if (id === check.commit && type !== 'commit') throw incomplete(`${id} is a ${type}, not a commit`);
+  }
+  const shallowArgs: string[] = [];
+  if (check.shallow.length > 0) {
+    const shallowFile = join(quarantine, 'shallow');
+    await writeFile(shallowFile, `${check.shallow.join('\n')}\n`);
+    shallowArgs.push('--shallow-file', shallowFile);
+  }
+  try {
+    await runGit(git, [...shallowArgs, 'rev-list', '--objects', '--quiet', '--stdin', '--not', '--all'], { gitDir, env, input: `${tips.join('\n')}\n` });
+  } catch (error) {
+    if (!(error instanceof GitCommandError) || SERVER_TROUBLE.test(error.stderr)) throw error;
+    throw incomplete(
+      `the commit or its tags reach an object that is neither in the pack nor on the server (git: ${gitSaid(error.stderr)}); send what the negotiation said the server lacks, and a shallow clone's shallow commits`,
+    );
+  }
+}
+
+function incomplete(why: string): InputError {
+  return new InputError(`the pack is incomplete: ${why}`, { code: 'snapshot_pack_incomplete' });
+}
+
+/** git's `error:` and `fatal:` lines without their prefixes (the last three), or its last line. */
+function gitSaid(stderr: string): string {
+  const lines = stderr.split('\n').filter((line) => /^(fatal|error): /.test(line));
+  const said = lines.length === 0 ? [stderr.split('\n').at(-1) ?? ''] : lines.slice(-3);
+  return said.map((line) => line.replace(/^(fatal|error): /, '').trim()).join('; ');
+}
+
+/** Moves the quarantine's pack files into the store: everything else first, each `.idx` last. */
+async function moveInto(from: string, to: string): Promise<void> {
+  const names = (await readdir(from)).filter((name) => name.startsWith('pack-'));
+  const ordered = [...names.filter((name) => !name.endsWith('.idx')), ...names.filter((name) => name.endsWith('.idx'))];
+  await mkdir(to, { recursive: true });
+  for (const name of ordered) await rename(join(from, name), join(to, name));
+}
+
+/** Quarantines a crash left behind; prune removes them while no import runs. */
+export async function removeQuarantines(gitDir: string): Promise<void> {
+  const objects = join(gitDir, 'objects');
+  for (const name of await readdir(objects)) {
+    if (name.startsWith(QUARANTINE_PREFIX)) await rm(join(objects, name), { recursive: true, force: true });
+  }
+}
