@@ -110,7 +110,7 @@ export interface SnapshotStore {
    * incomplete pack is an InputError naming the problem and leaves nothing behind.
    */
   importPack(repository: string, pack: Readable, meta: SnapshotPackMeta): Promise<SnapshotPackImport>;
-  /** The tags and shallow boundary a fetch of the commit's history sees (NotFoundError for a commit the store lacks). */
+  /** The tags and shallow boundary a fetch of the commit's history sees (none for a commit with no tags recorded). */
   history(repository: string, sha: string): Promise<SnapshotHistory>;
   /** Whether the repository holds this commit. */
   hasCommit(repository: string, sha: string): Promise<boolean>;

@@ -49,7 +49,8 @@ export function isProtocolV2(protocol: string | undefined): boolean {
 }
 
 async function run(deps: UploadPackDeps, request: UploadPackRequest, advertise: boolean): Promise<{ child: GitChild; stop: () => void }> {
-  const view = await createRepositoryView(deps.snapshots.repositoryPath(request.target.repository), request.target);
+  const { repository, sha } = request.target;
+  const view = await createRepositoryView(deps.snapshots.repositoryPath(repository), request.target, await deps.snapshots.history(repository, sha));
   const args = [...UPLOAD_PACK_CONFIG, 'upload-pack', '--stateless-rpc', ...(advertise ? ['--advertise-refs'] : []), view.gitDir];
   const env = gitEnvironment(view.gitDir, request.protocol === undefined ? {} : { GIT_PROTOCOL: request.protocol });
   let child: GitChild;

@@ -1,14 +1,17 @@
 import { coreServices, definePlugin } from '../../core/kernel/index.js';
 import { engineServiceRef } from '../../core/engine/index.js';
 import { localRunsCommands } from './cli/index.js';
+import { registerHistoryRoutes } from './history-routes.js';
 import { createPruneWorker } from './prune-worker.js';
 import { schemaErrorFormatter } from './schemas.js';
 import { registerSnapshotRoute } from './snapshot-route.js';
 import { registerSubmitRoute } from './submit-route.js';
 
 /**
- * Local submissions, what `svc run` calls: a working-tree snapshot is uploaded
- * (`POST /api/v1/snapshots`), then one of its workflow files is run (`POST /api/v1/runs`).
+ * Local submissions, what `svc run` calls: the run's commit reaches the snapshot store (from a
+ * git work tree, the user's own commit and history through `POST /api/v1/snapshots/negotiate`
+ * and `.../pack`; otherwise a tar, `POST /api/v1/snapshots`), then one of its workflow files is
+ * run (`POST /api/v1/runs`).
  * Snapshots are kept for the checkout retention (`SVC_SNAPSHOT_RETENTION_SECS`, default
  * 1,800 s) and pruned by the `snapshot-pruner` worker once a minute. Adds `svc run`.
  */
@@ -35,6 +38,8 @@ export const plugin = definePlugin({
       register: (app) => {
         app.setSchemaErrorFormatter(schemaErrorFormatter);
         registerSnapshotRoute(app, { snapshots, clock, logger, maxBytes, retentionMs });
+        // Its own context: its schema errors name its bodies' fields.
+        void app.register(async (history) => registerHistoryRoutes(history, { snapshots, clock, logger, maxBytes, retentionMs }));
         registerSubmitRoute(app, { engine, snapshots, remoteRepositories, clock, logger, lifecycle, retentionMs });
       },
     });

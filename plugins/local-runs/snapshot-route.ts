@@ -79,7 +79,7 @@ function uploadOf(body: unknown, contentType: string | undefined): Readable | un
  * A refused upload may still be arriving: drop the rest as it comes and close the connection
  * after the answer, so the client reads the error instead of a reset, and nothing is kept.
  */
-function discardRest(upload: Readable | undefined, reply: FastifyReply): void {
+export function discardRest(upload: Readable | undefined, reply: FastifyReply): void {
   if (upload === undefined || upload.readableEnded) return;
   reply.header('connection', 'close');
   upload.unpipe();

@@ -9,9 +9,13 @@ export interface LimitedUpload {
   failure(): SvcError | undefined;
 }
 
-export function tooLarge(maxBytes: number): SvcError {
+/** What was too large: a working tree's archive, or a history's pack. */
+export type UploadKind = 'archive' | 'pack';
+
+export function tooLarge(maxBytes: number, kind: UploadKind = 'archive'): SvcError {
+  const hint = kind === 'archive' ? 'leave build output and dependencies out (.gitignore)' : 'a first upload sends the whole history: raise the limit, or run from a shallow clone';
   return new SvcError(
-    `the snapshot archive is larger than ${maxBytes} bytes, the most this server accepts (SVC_SNAPSHOT_MAX_BYTES); leave build output and dependencies out (.gitignore)`,
+    `the snapshot ${kind} is larger than ${maxBytes} bytes, the most this server accepts (SVC_SNAPSHOT_MAX_BYTES); ${hint}`,
     413,
     'body_too_large',
     { details: { maxBytes } },
@@ -24,14 +28,14 @@ export function tooLarge(maxBytes: number): SvcError {
  * itself is only piped, never destroyed: the error answer still needs its socket. Which failure
  * happened is kept here, because the store may report it in its own words (a cut archive).
  */
-export function limitUpload(request: Readable, maxBytes: number): LimitedUpload {
+export function limitUpload(request: Readable, maxBytes: number, kind: UploadKind = 'archive'): LimitedUpload {
   let seen = 0;
   let failure: SvcError | undefined;
   const stream = new Transform({
     transform(chunk: Buffer, _encoding, done) {
       seen += chunk.length;
       if (seen > maxBytes) {
-        failure ??= tooLarge(maxBytes);
+        failure ??= tooLarge(maxBytes, kind);
         done(failure);
       } else {
         done(null, chunk);
@@ -40,11 +44,15 @@ export function limitUpload(request: Readable, maxBytes: number): LimitedUpload 
   });
   const cut = (): void => {
     if (request.readableEnded || stream.destroyed) return;
-    failure ??= new InputError(`the upload ended after ${seen} bytes, before the archive did; send it again`, { code: 'upload_incomplete' });
+    failure ??= new InputError(`the upload ended after ${seen} bytes, before the ${kind} did; send it again`, { code: 'upload_incomplete' });
     stream.destroy(failure);
   };
   request.on('error', cut);
   request.on('close', cut);
+  // The request goes on writing into the stream while its reader is not listening yet (the store
+  // takes a lock first): an error then must not go unhandled. The reader sees the stream
+  // errored when it comes, and the route reads `failure()`.
+  stream.on('error', () => undefined);
   request.pipe(stream);
   return { stream, failure: () => failure };
 }

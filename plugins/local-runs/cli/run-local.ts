@@ -5,9 +5,10 @@ import { followRun, type RunFollower } from './follow-run.js';
 import { findLocalRepository, resolveWorkflowFile } from './local-repository.js';
 import { readPayloadFile } from './payload-file.js';
 import { parseRunOptions } from './run-options.js';
-import { submitRun, uploadSnapshot } from './submit-local-run.js';
+import { submitRun } from './submit-local-run.js';
+import { describeUpload, uploadSnapshot } from './upload-snapshot.js';
 
-/** What `svc run` does (run-command.ts declares it): snapshot, upload, submit, follow; returns the exit code. */
+/** What `svc run` does (run-command.ts declares it): the run's commit to the server, submit, follow; returns the exit code. */
 export async function runLocal(raw: Readonly<Record<string, unknown>>, context: CommandContext, cwd: string): Promise<number> {
   const { stdout, stderr } = context;
   let follower: RunFollower | undefined;
@@ -29,12 +30,12 @@ export async function runLocal(raw: Readonly<Record<string, unknown>>, context: 
     const payload = flags.payloadFile === undefined ? undefined : await readPayloadFile(flags.payloadFile, cwd);
     const connection = await resolveConnection(context.env, cwd);
 
-    const { sha, pack } = await uploadSnapshot(connection, repository);
-    for (const warning of pack.warnings) stderr.write(`svc run: warning: ${warning}\n`);
-    note(stderr, `snapshot of ${repository.root} as ${repository.name}: ${pack.files} files, ${kilobytes(pack.bytes)} (${sha.slice(0, 12)})`);
+    const uploaded = await uploadSnapshot(connection, repository);
+    for (const warning of uploaded.warnings) stderr.write(`svc run: warning: ${warning}\n`);
+    note(stderr, describeUpload(uploaded, repository));
     const run = await submitRun(connection, {
       repository: repository.name,
-      snapshot: sha,
+      snapshot: uploaded.sha,
       workflow,
       event: flags.event,
       ...(flags.base === undefined ? {} : { base: flags.base }),
@@ -75,8 +76,4 @@ function terminalSize(stdout: Writable): (() => { columns: number; rows: number 
   if (tty.isTTY !== true) return undefined;
   // A pseudo-terminal without a size says 0 by 0.
   return () => ({ columns: tty.columns || 80, rows: tty.rows || 24 });
-}
-
-function kilobytes(bytes: number): string {
-  return bytes < 1024 ? `${bytes} B` : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KiB` : `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 }

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
-import { headCommit, localGit, localGitText, workTreeRoot } from './local-git.js';
+import { workTreeRoot } from './local-git.js';
+import { readWorkingTreeState } from './working-tree-state.js';
 
 export interface WorkingTreeDescription {
   /** The work tree's top directory; outside git, `dir` itself (absolute). */
@@ -20,18 +21,6 @@ export async function describeWorkingTree(dir: string): Promise<WorkingTreeDescr
   const absolute = resolve(dir);
   const root = await workTreeRoot(absolute);
   if (root === undefined) return { root: absolute, dirty: true };
-  const [headSha, branch, status] = await Promise.all([
-    headCommit(root),
-    localGit(root, ['symbolic-ref', '-q', '--short', 'HEAD'], [1]),
-    localGitText(root, ['status', '--porcelain', '-z']),
-  ]);
-  const text = (result: { code: number; stdout: Buffer }): string | undefined =>
-    result.code === 0 ? result.stdout.toString('utf8').trim() || undefined : undefined;
-  const branchName = text(branch);
-  return {
-    root,
-    ...(headSha === undefined ? {} : { head: headSha }),
-    ...(branchName === undefined ? {} : { branch: branchName }),
-    dirty: status !== '',
-  };
+  const { head, branch, dirty } = await readWorkingTreeState(root);
+  return { root, ...(head === undefined ? {} : { head }), ...(branch === undefined ? {} : { branch }), dirty };
 }

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { PassThrough, type Readable } from 'node:stream';
 import { SvcError, UnavailableError } from '../../../../core/kernel/cli/index.js';
 
 /**
@@ -29,10 +30,25 @@ export interface LocalGitResult {
   readonly stderr: string;
 }
 
+export interface LocalGitOptions {
+  /** More environment variables (a temporary index or object directory). */
+  readonly env?: Readonly<Record<string, string>>;
+  /** What git reads on stdin (nothing when absent). */
+  readonly input?: string;
+}
+
+/** The user's environment, with optional locks off and git's messages in English. */
+function gitEnvironment(extra: Readonly<Record<string, string>> = {}): NodeJS.ProcessEnv {
+  return { ...process.env, GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C', LANGUAGE: 'C', ...extra };
+}
+
 /** Runs git in `cwd` (argument array, no shell); exit codes outside 0 and `allowCodes` throw with git's stderr. */
-export function localGit(cwd: string, args: readonly string[], allowCodes: readonly number[] = []): Promise<LocalGitResult> {
+export function localGit(cwd: string, args: readonly string[], allowCodes: readonly number[] = [], options: LocalGitOptions = {}): Promise<LocalGitResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn('git', args, { cwd, env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C', LANGUAGE: 'C' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('git', args, { cwd, env: gitEnvironment(options.env), stdio: ['pipe', 'pipe', 'pipe'] });
+    // git may exit before reading everything (a failure): its exit code tells, not EPIPE.
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(options.input ?? '');
     const out: Buffer[] = [];
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
@@ -45,8 +61,40 @@ export function localGit(cwd: string, args: readonly string[], allowCodes: reado
   });
 }
 
-export async function localGitText(cwd: string, args: readonly string[]): Promise<string> {
-  return (await localGit(cwd, args)).stdout.toString('utf8').trim();
+export async function localGitText(cwd: string, args: readonly string[], options: LocalGitOptions = {}): Promise<string> {
+  return (await localGit(cwd, args, [], options)).stdout.toString('utf8').trim();
+}
+
+export interface LocalGitStream {
+  /** What git writes, as it writes it; errors with git's stderr when git fails. */
+  readonly stdout: Readable;
+  /** Stops git (nobody reads its output any more). */
+  stop(): void;
+}
+
+/**
+ * git whose output is streamed (a pack of a whole history is never held in memory): `input`
+ * goes to stdin, stdout is passed on and ends only once git exited 0, so a reader never takes
+ * a cut output for a whole one.
+ */
+export function streamLocalGit(cwd: string, args: readonly string[], options: LocalGitOptions = {}): LocalGitStream {
+  const child = spawn('git', args, { cwd, env: gitEnvironment(options.env), stdio: ['pipe', 'pipe', 'pipe'] });
+  const out = new PassThrough();
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+  child.stdin.on('error', () => undefined);
+  child.stdin.end(options.input ?? '');
+  child.stdout.pipe(out, { end: false });
+  child.once('error', (error) => out.destroy(error));
+  child.once('close', (code) => {
+    if (code === 0) out.end();
+    else out.destroy(new LocalGitError(args, cwd, code, stderr));
+  });
+  const stop = () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+  };
+  out.once('close', stop);
+  return { stdout: out, stop };
 }
 
 /** The commit HEAD names in the work tree at `dir`; undefined before the first commit. */
