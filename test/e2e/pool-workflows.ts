@@ -1,7 +1,7 @@
 /**
- * The workflows test/e2e/pool-run.test.ts runs on the built-in pool (CLOSURE and SLOW also in
- * test/cli/run-command.test.ts, on a runner of its own). The examples/ workflows are
- * run as they are; these cover what the examples do not.
+ * The workflows test/e2e/pool-run.test.ts and pool-history.test.ts run on the built-in pool
+ * (CLOSURE and SLOW also in test/cli/run-command.test.ts, on a runner of its own). The
+ * examples/ workflows are run as they are; these cover what the examples do not.
  */
 
 /** A job's outputs read by a matrix through `needs`, and the matrix's results by a last job. */
@@ -298,4 +298,52 @@ jobs:
         with:
           name: dist
           path: dist
+`;
+
+/**
+ * Checks the repository out as actions/checkout does for \`fetch-depth: 0\` (every branch and tag,
+ * then the run branch), and reports what a user compares with their repository; then a depth-1
+ * fetch of the sha (actions/checkout's default).
+ */
+export const HISTORY = `name: History
+on: push
+jobs:
+  history:
+    runs-on: ubuntu-latest
+    outputs:
+      sha: \${{ steps.read.outputs.sha }}
+      head: \${{ steps.read.outputs.head }}
+      parent: \${{ steps.read.outputs.parent }}
+      count: \${{ steps.read.outputs.count }}
+      describe: \${{ steps.read.outputs.describe }}
+      author: \${{ steps.read.outputs.author }}
+      file: \${{ steps.read.outputs.file }}
+      depth1: \${{ steps.depth1.outputs.count }}
+    steps:
+      - name: Check out with fetch-depth 0
+        env:
+          TOKEN: \${{ github.token }}
+        run: |
+          git init -q .
+          git remote add origin "$GITHUB_SERVER_URL/$GITHUB_REPOSITORY"
+          git config --local "http.$GITHUB_SERVER_URL/.extraheader" "AUTHORIZATION: basic $(printf 'x-access-token:%s' "$TOKEN" | base64 -w0)"
+          git -c protocol.version=2 fetch --prune --no-recurse-submodules origin '+refs/heads/*:refs/remotes/origin/*' '+refs/tags/*:refs/tags/*'
+          git checkout -q --force -B main refs/remotes/origin/main
+      - id: read
+        run: |
+          echo "sha=$GITHUB_SHA" >> "$GITHUB_OUTPUT"
+          echo "head=$(git rev-parse HEAD)" >> "$GITHUB_OUTPUT"
+          echo "parent=$(git rev-parse HEAD^)" >> "$GITHUB_OUTPUT"
+          echo "count=$(git log --oneline | wc -l | tr -d ' ')" >> "$GITHUB_OUTPUT"
+          echo "describe=$(git describe --tags)" >> "$GITHUB_OUTPUT"
+          echo "author=$(git log -1 --format='%an <%ae>')" >> "$GITHUB_OUTPUT"
+          echo "file=$(head -n 1 file-3.txt)" >> "$GITHUB_OUTPUT"
+      - id: depth1
+        env:
+          TOKEN: \${{ github.token }}
+        run: |
+          git init -q "$RUNNER_TEMP/one" && cd "$RUNNER_TEMP/one"
+          auth="AUTHORIZATION: basic $(printf 'x-access-token:%s' "$TOKEN" | base64 -w0)"
+          git -c http.extraheader="$auth" fetch -q --no-tags --depth=1 "$GITHUB_SERVER_URL/$GITHUB_REPOSITORY" "$GITHUB_SHA"
+          echo "count=$(git rev-list --count FETCH_HEAD)" >> "$GITHUB_OUTPUT"
 `;
