@@ -17,7 +17,7 @@ import { RetentionHints } from './retention-hints.js';
 import { deleteRefs, IMPORT_REFS, listSvcRefs, retainCommit, type SvcRefs } from './retention-refs.js';
 import { readShallow, updateShallow } from './shallow-file.js';
 import { checkExpiry, checkMeta } from './snapshot-meta.js';
-import { readTagSet, TagSetCache, tagSetCommands } from './tag-sets.js';
+import { readTagSet, TagSetCache, tagSetCommands, TagSetHints, tagSetOf } from './tag-sets.js';
 import { readTarEntries } from './tar-reader.js';
 
 export interface GitSnapshotStoreOptions {
@@ -71,6 +71,7 @@ export function createGitSnapshotStore(options: GitSnapshotStoreOptions): Snapsh
   const locks = new KeyedLocks();
   const withRefs = <T>(gitDir: string, work: () => Promise<T>): Promise<T> => locks.exclusive(`refs:${gitDir}`, work);
   const tagSets = new TagSetCache();
+  const tagHints = new TagSetHints();
 
   async function commitExists(gitDir: string, sha: string): Promise<boolean> {
     return (await commitTree(reader(gitDir), sha)) !== undefined;
@@ -91,9 +92,10 @@ export function createGitSnapshotStore(options: GitSnapshotStoreOptions): Snapsh
    */
   async function retainKnown(gitDir: string, sha: string, until: number, also: readonly string[] = [], tags?: readonly SnapshotTag[]): Promise<void> {
     await withRefs(gitDir, async () => {
-      const tagCommands = tags === undefined ? [] : await tagSetCommands(git, gitDir, sha, tags);
+      const tagCommands = tags === undefined ? [] : await tagSetCommands(git, gitDir, sha, tags, tagHints.get(gitDir, sha));
       const latest = await retainCommit(git, gitDir, sha, until, [...also, ...tagCommands], hints.get(gitDir, sha));
       hints.set(gitDir, sha, latest);
+      if (tags !== undefined) tagHints.set(gitDir, sha, tagSetOf(tags));
     });
   }
 
@@ -118,6 +120,7 @@ export function createGitSnapshotStore(options: GitSnapshotStoreOptions): Snapsh
       }
       // Before any ref goes: a hint must never name a deleted ref (retention-hints.ts).
       hints.forget(gitDir);
+      tagHints.forget(gitDir);
       await deleteRefs(git, gitDir, doomed);
       hints.load(gitDir, kept);
       try {

@@ -92,26 +92,30 @@ async function indexPack(git: Git, gitDir: string, env: Record<string, string>, 
 
 async function checkComplete(git: Git, gitDir: string, env: Record<string, string>, quarantine: string, check: PackCheck): Promise<void> {
   const tips = [...new Set([check.commit, ...check.tagObjects])];
-  const types = (await runGit(git, ['cat-file', '--batch-check'], { gitDir, env, input: `${tips.join('\n')}\n` })).stdout.toString('utf8');
-  for (const line of types.split('\n')) {
-    const [id = '', type = ''] = line.split(' ');
-    if (type === 'missing') throw incomplete(`it does not hold ${id === check.commit ? 'the commit' : 'the tagged object'} ${id}, and neither does the server`);
-    if (id === check.commit && type !== 'commit') throw incomplete(`${id} is a ${type}, not a commit`);
-  }
+  const input = `${tips.join('\n')}\n`;
   const shallowArgs: string[] = [];
   if (check.shallow.length > 0) {
     const shallowFile = join(quarantine, 'shallow');
     await writeFile(shallowFile, `${check.shallow.join('\n')}\n`);
     shallowArgs.push('--shallow-file', shallowFile);
   }
-  try {
-    await runGit(git, [...shallowArgs, 'rev-list', '--objects', '--quiet', '--stdin', '--not', '--all'], { gitDir, env, input: `${tips.join('\n')}\n` });
-  } catch (error) {
-    if (!(error instanceof GitCommandError) || SERVER_TROUBLE.test(error.stderr)) throw error;
-    throw incomplete(
-      `the commit or its tags reach an object that is neither in the pack nor on the server (git: ${gitSaid(error.stderr)}); send what the negotiation said the server lacks, and a shallow clone's shallow commits`,
-    );
+  // Both at once (each is a git process); a missing tip is reported by its name, not rev-list's.
+  const [types, walked] = await Promise.allSettled([
+    runGit(git, ['cat-file', '--batch-check'], { gitDir, env, input }),
+    runGit(git, [...shallowArgs, 'rev-list', '--objects', '--quiet', '--stdin', '--not', '--all'], { gitDir, env, input }),
+  ]);
+  if (types.status === 'rejected') throw types.reason;
+  for (const line of types.value.stdout.toString('utf8').split('\n')) {
+    const [id = '', type = ''] = line.split(' ');
+    if (type === 'missing') throw incomplete(`it does not hold ${id === check.commit ? 'the commit' : 'the tagged object'} ${id}, and neither does the server`);
+    if (id === check.commit && type !== 'commit') throw incomplete(`${id} is a ${type}, not a commit`);
   }
+  if (walked.status === 'fulfilled') return;
+  const error: unknown = walked.reason;
+  if (!(error instanceof GitCommandError) || SERVER_TROUBLE.test(error.stderr)) throw error;
+  throw incomplete(
+    `the commit or its tags reach an object that is neither in the pack nor on the server (git: ${gitSaid(error.stderr)}); send what the negotiation said the server lacks, and a shallow clone's shallow commits`,
+  );
 }
 
 function incomplete(why: string): InputError {

@@ -18,13 +18,20 @@ export function tagSetId(tags: readonly SnapshotTag[]): string {
   return createHash('sha1').update(lines.join('')).digest('hex');
 }
 
+/** The set a commit's tags are (null: no tags), as recorded. */
+export function tagSetOf(tags: readonly SnapshotTag[]): string | null {
+  return tags.length === 0 ? null : tagSetId(tags);
+}
+
 /**
  * The `update-ref --stdin` commands that make `tags` the tags recorded with `sha`: the set's refs
  * when the store does not hold that set yet, the commit's record of it, and the removal of its
- * record of another set. Asks git once for what is there; an empty list when nothing changes.
+ * record of another set. Asks git once for what is there, unless `known` (TagSetHints) says the
+ * commit records this set already; an empty list when nothing changes.
  */
-export async function tagSetCommands(git: Git, gitDir: string, sha: string, tags: readonly SnapshotTag[]): Promise<string[]> {
-  const set = tags.length === 0 ? undefined : tagSetId(tags);
+export async function tagSetCommands(git: Git, gitDir: string, sha: string, tags: readonly SnapshotTag[], known?: string | null): Promise<string[]> {
+  const set = tagSetOf(tags) ?? undefined;
+  if (known !== undefined && known === (set ?? null)) return [];
   const mine = set === undefined ? undefined : `${TAGGED_REFS}${sha}/${set}`;
   const patterns = [`${TAGGED_REFS}${sha}/`, ...(set === undefined ? [] : [`${TAG_SET_REFS}${set}/`])];
   const text = await gitText(git, ['for-each-ref', '--format=%(refname)', ...patterns], { gitDir });
@@ -36,6 +43,33 @@ export async function tagSetCommands(git: Git, gitDir: string, sha: string, tags
   // `update` without an old value: the same set written meanwhile by another upload is no failure.
   if (set !== undefined && !held) for (const tag of tags) commands.push(`update ${TAG_SET_REFS}${set}/${tag.name} ${tag.object}`);
   return commands;
+}
+
+/**
+ * The set each commit records, as this process wrote it, so a run whose tags did not change costs
+ * no git process. True while held: a commit's record changes only through this process's
+ * transactions (which update the hint after they succeed) and prune, which forgets the
+ * repository's hints before it deletes any record (the same reasoning as retention-hints.ts).
+ */
+export class TagSetHints {
+  readonly #sets = new Map<string, Map<string, string | null>>();
+
+  get(gitDir: string, sha: string): string | null | undefined {
+    return this.#sets.get(gitDir)?.get(sha);
+  }
+
+  set(gitDir: string, sha: string, set: string | null): void {
+    let commits = this.#sets.get(gitDir);
+    if (commits === undefined) {
+      commits = new Map();
+      this.#sets.set(gitDir, commits);
+    }
+    commits.set(sha, set);
+  }
+
+  forget(gitDir: string): void {
+    this.#sets.delete(gitDir);
+  }
 }
 
 /** Tag sets read, by repository and set: a set is immutable, so this never goes stale. */
