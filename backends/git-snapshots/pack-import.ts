@@ -29,13 +29,12 @@ const SERVER_TROUBLE = /No space left|Disk quota|Permission denied|Read-only fil
 
 /**
  * Receives a pack as `git receive-pack` does, without its protocol: `git index-pack --stdin
- * --fix-thin --fsck-objects` writes it into a quarantine object directory that borrows the
- * store's objects (so a thin pack's bases are found and appended), the commit and tags are
- * checked to be whole with what the store holds (`rev-list --objects` from them, stopping at
- * what the store's refs reach and at shallow commits), and only then are the pack files moved
- * into the store (the index last: git sees a pack by its index). Any failure removes the
- * quarantine: the store is as it was. The caller holds the repository's shared lock, so no gc
- * runs meanwhile.
+ * --fix-thin --strict` writes it into a quarantine object directory that borrows the store's
+ * objects (so a thin pack's bases are found and appended), checks every object (fsck) and that
+ * every object they point to is in the pack or the store (a parent of a shallow commit aside);
+ * the commit and the tags' objects must exist; only then are the pack files moved into the
+ * store (the index last: git sees a pack by its index). Any failure removes the quarantine: the
+ * store is as it was. The caller holds the repository's shared lock, so no gc runs meanwhile.
  */
 export async function receivePack(git: Git, gitDir: string, pack: Readable, check: PackCheck): Promise<ReceivedPack> {
   const objects = join(gitDir, 'objects');
@@ -43,8 +42,15 @@ export async function receivePack(git: Git, gitDir: string, pack: Readable, chec
   await mkdir(join(quarantine, 'pack'), { recursive: true });
   const env = { GIT_OBJECT_DIRECTORY: quarantine, GIT_ALTERNATE_OBJECT_DIRECTORIES: objects };
   try {
-    const received = await indexPack(git, gitDir, env, pack);
-    await checkComplete(git, gitDir, env, quarantine, check);
+    // Where the history may stop, for both checks (git's own --shallow-file, as receive-pack passes it).
+    const shallowArgs: string[] = [];
+    if (check.shallow.length > 0) {
+      const shallowFile = join(quarantine, 'shallow');
+      await writeFile(shallowFile, `${check.shallow.join('\n')}\n`);
+      shallowArgs.push('--shallow-file', shallowFile);
+    }
+    const received = await indexPack(git, gitDir, env, shallowArgs, pack);
+    await checkTips(git, gitDir, env, check);
     await moveInto(join(quarantine, 'pack'), join(objects, 'pack'));
     return received;
   } finally {
@@ -52,8 +58,17 @@ export async function receivePack(git: Git, gitDir: string, pack: Readable, chec
   }
 }
 
-async function indexPack(git: Git, gitDir: string, env: Record<string, string>, pack: Readable): Promise<ReceivedPack> {
-  const child = spawnGit(git, ['index-pack', '--stdin', '--fix-thin', '--fsck-objects'], gitDir, env);
+/**
+ * fsck's findings about who and when (a bad time zone, a missing space before an email): old
+ * histories have some (git.git has), and GitHub keeps them, so they are warnings here. Every
+ * other finding, the ones about paths (`.git`, `..`, `.gitmodules`) and broken objects among
+ * them, refuses the pack.
+ */
+const IDENT_FINDINGS = ['badDate', 'badDateOverflow', 'badEmail', 'badName', 'badTimezone', 'missingEmail', 'missingNameBeforeEmail', 'missingSpaceBeforeDate', 'missingSpaceBeforeEmail', 'zeroPaddedDate'];
+
+async function indexPack(git: Git, gitDir: string, env: Record<string, string>, shallowArgs: readonly string[], pack: Readable): Promise<ReceivedPack> {
+  const strict = `--strict=${IDENT_FINDINGS.map((id) => `${id}=warn`).join(',')}`;
+  const child = spawnGit(git, [...shallowArgs, 'index-pack', '--stdin', '--fix-thin', strict], gitDir, env);
   child.process.stdout.resume();
   let bytes = 0;
   let header = Buffer.alloc(0);
@@ -78,6 +93,9 @@ async function indexPack(git: Git, gitDir: string, env: Record<string, string>, 
   );
   const [feedError, exitError] = await Promise.all([fed, child.exited.then(() => undefined, (error: unknown) => error)]);
   if (sourceError !== undefined) throw sourceError;
+  if (exitError instanceof GitCommandError && /did not receive expected object/.test(exitError.stderr)) {
+    throw incomplete(`an object the pack's objects point to is neither in the pack nor on the server (git: ${gitSaid(exitError.stderr)})${SEND_WHAT_IS_MISSING}`);
+  }
   if (exitError instanceof GitCommandError && !SERVER_TROUBLE.test(exitError.stderr)) {
     throw new InputError(`the pack is refused (git index-pack: ${gitSaid(exitError.stderr) || 'unreadable'}); send a whole git pack, as \`git pack-objects --stdout\` writes it`, {
       code: 'snapshot_pack_invalid',
@@ -90,33 +108,22 @@ async function indexPack(git: Git, gitDir: string, env: Record<string, string>, 
   return { objects, bytes };
 }
 
-async function checkComplete(git: Git, gitDir: string, env: Record<string, string>, quarantine: string, check: PackCheck): Promise<void> {
+/**
+ * The commit and the tags' objects exist (in the pack or the store) and the commit is one. That
+ * they are whole is index-pack's `--strict` check: every object the pack's objects point to is
+ * in the pack or the store, and what the store holds is whole up to its shallow commits.
+ */
+async function checkTips(git: Git, gitDir: string, env: Record<string, string>, check: PackCheck): Promise<void> {
   const tips = [...new Set([check.commit, ...check.tagObjects])];
-  const input = `${tips.join('\n')}\n`;
-  const shallowArgs: string[] = [];
-  if (check.shallow.length > 0) {
-    const shallowFile = join(quarantine, 'shallow');
-    await writeFile(shallowFile, `${check.shallow.join('\n')}\n`);
-    shallowArgs.push('--shallow-file', shallowFile);
-  }
-  // Both at once (each is a git process); a missing tip is reported by its name, not rev-list's.
-  const [types, walked] = await Promise.allSettled([
-    runGit(git, ['cat-file', '--batch-check'], { gitDir, env, input }),
-    runGit(git, [...shallowArgs, 'rev-list', '--objects', '--quiet', '--stdin', '--not', '--all'], { gitDir, env, input }),
-  ]);
-  if (types.status === 'rejected') throw types.reason;
-  for (const line of types.value.stdout.toString('utf8').split('\n')) {
+  const types = await runGit(git, ['cat-file', '--batch-check'], { gitDir, env, input: `${tips.join('\n')}\n` });
+  for (const line of types.stdout.toString('utf8').split('\n')) {
     const [id = '', type = ''] = line.split(' ');
     if (type === 'missing') throw incomplete(`it does not hold ${id === check.commit ? 'the commit' : 'the tagged object'} ${id}, and neither does the server`);
     if (id === check.commit && type !== 'commit') throw incomplete(`${id} is a ${type}, not a commit`);
   }
-  if (walked.status === 'fulfilled') return;
-  const error: unknown = walked.reason;
-  if (!(error instanceof GitCommandError) || SERVER_TROUBLE.test(error.stderr)) throw error;
-  throw incomplete(
-    `the commit or its tags reach an object that is neither in the pack nor on the server (git: ${gitSaid(error.stderr)}); send what the negotiation said the server lacks, and a shallow clone's shallow commits`,
-  );
 }
+
+const SEND_WHAT_IS_MISSING = "; send what the negotiation said the server lacks, and a shallow clone's shallow commits";
 
 function incomplete(why: string): InputError {
   return new InputError(`the pack is incomplete: ${why}`, { code: 'snapshot_pack_incomplete' });
