@@ -42,7 +42,7 @@ export async function receivePack(git: Git, gitDir: string, pack: Readable, chec
   await mkdir(join(quarantine, 'pack'), { recursive: true });
   const env = { GIT_OBJECT_DIRECTORY: quarantine, GIT_ALTERNATE_OBJECT_DIRECTORIES: objects };
   try {
-    // Where the history may stop, for both checks (git's own --shallow-file, as receive-pack passes it).
+    // Where the history may stop, for the link check (git's own --shallow-file, as receive-pack passes it).
     const shallowArgs: string[] = [];
     if (check.shallow.length > 0) {
       const shallowFile = join(quarantine, 'shallow');

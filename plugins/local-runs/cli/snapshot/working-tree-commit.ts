@@ -35,8 +35,9 @@ export interface WorkingTreeCommit {
  * everything would make), `write-tree` and `commit-tree`, every new object written into a
  * temporary object directory that borrows the repository's objects. No ref, index or object of
  * the repository changes. Author and committer are the user's git identity; without one
- * configured, the login name at `localhost`. Nested repositories stay out, as they do of a
- * `git add -A` that warns about them; submodules stay gitlinks.
+ * configured, the login name at `localhost`. Nested repositories (untracked directories with
+ * their own `.git`, which `git add` would record as gitlinks to commits no one can fetch) stay
+ * out; submodules stay gitlinks.
  */
 export async function commitWorkingTree(root: string, paths: RepositoryPaths, state: WorkingTreeState): Promise<WorkingTreeCommit> {
   const temp = await mkdtemp(join(tmpdir(), 'svc-run-'));
