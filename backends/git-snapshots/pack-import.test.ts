@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { readdir, writeFile } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import { setTimeout } from 'node:timers/promises';
 import { join } from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
 import { createSilentLogger, InputError } from '../../core/kernel/index.js';
@@ -141,6 +143,26 @@ describe('git snapshot store: a sender history as packs', () => {
     const imported = await f.store.importPack('acme/app', streamOf(await packOf(old, [commit])), { commit, tags: [], shallow: [], retainUntil: f.clock.now() + HOUR });
     assert.equal(imported.sha, commit);
     assert.equal(await f.store.hasCommit('acme/app', commit), true);
+  });
+
+  it('bytes after the pack, once git took it whole, are a 400 or nothing, never a broken pipe', async (t) => {
+    const f = await fixture(t);
+    const head = await f.rev('HEAD');
+    const pack = await packOf(f.sender, [head]);
+    const late = Readable.from(
+      (async function* () {
+        yield pack;
+        // index-pack exits once it checked the trailing checksum; what comes after finds no reader.
+        await setTimeout(300);
+        yield Buffer.from('late bytes');
+      })(),
+    );
+    const outcome = await f.store.importPack('acme/app', late, { commit: head, tags: [], shallow: [], retainUntil: f.clock.now() + HOUR }).then(
+      (imported) => imported.sha,
+      (error: unknown) => error,
+    );
+    if (typeof outcome !== 'string') assert.ok(outcome instanceof InputError && outcome.code === 'snapshot_pack_invalid', String(outcome));
+    else assert.equal(outcome, head);
   });
 
   it('refuses a commit that is not one, a tag given twice and a tag name git would refuse', async (t) => {

@@ -80,18 +80,19 @@ async function indexPack(git: Git, gitDir: string, env: Record<string, string>, 
     },
   });
   // The upload's own failure (over the size limit, cut off) says more than git's "early EOF"; an
-  // error the pipeline passes back to the upload after git's stdin broke is git's, not the upload's.
+  // error the pipeline passes back to the upload once git's stdin broke or closed is git's doing.
   let sourceError: unknown;
-  let stdinBroke = false;
-  child.process.stdin.once('error', () => (stdinBroke = true));
+  let gitGone = false;
+  child.process.stdin.once('error', () => (gitGone = true));
+  child.process.stdin.once('close', () => (gitGone = true));
   pack.once('error', (error) => {
-    if (!stdinBroke) sourceError ??= error;
+    if (!gitGone) sourceError ??= error;
   });
-  const fed = pipeline(pack, counted, child.process.stdin).then(
-    () => undefined,
-    (error: unknown) => error,
-  );
-  const [feedError, exitError] = await Promise.all([fed, child.exited.then(() => undefined, (error: unknown) => error)]);
+  // A failed feed is read through git's exit (and sourceError): when index-pack exits 0 it has
+  // checked the pack's trailing checksum, so the pack is whole, and as it exits without waiting
+  // for the end of its stdin, writing that end may fail (EPIPE, a premature close) harmlessly.
+  const fed = pipeline(pack, counted, child.process.stdin).catch(() => undefined);
+  const [, exitError] = await Promise.all([fed, child.exited.then(() => undefined, (error: unknown) => error)]);
   if (sourceError !== undefined) throw sourceError;
   if (exitError instanceof GitCommandError && /did not receive expected object/.test(exitError.stderr)) {
     throw incomplete(`an object the pack's objects point to is neither in the pack nor on the server (git: ${gitSaid(exitError.stderr)})${SEND_WHAT_IS_MISSING}`);
@@ -103,7 +104,6 @@ async function indexPack(git: Git, gitDir: string, env: Record<string, string>, 
     });
   }
   if (exitError !== undefined) throw exitError;
-  if (feedError !== undefined) throw feedError;
   const objects = header.length === 12 && header.toString('latin1', 0, 4) === 'PACK' ? header.readUInt32BE(8) : 0;
   return { objects, bytes };
 }
