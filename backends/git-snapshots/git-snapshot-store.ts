@@ -106,6 +106,20 @@ export function createGitSnapshotStore(options: GitSnapshotStoreOptions): Snapsh
     return candidates[held.indexOf(true)];
   }
 
+  async function holdsNoRefs(gitDir: string): Promise<boolean> {
+    const { stdout } = await runGit(git, ['for-each-ref', '--count=1', '--format=%(refname)'], { gitDir });
+    return stdout.length === 0;
+  }
+
+  /** Under the repository's exclusive lock only. */
+  async function removeRepository(gitDir: string): Promise<void> {
+    hints.forget(gitDir);
+    tagHints.forget(gitDir);
+    readers.close(gitDir);
+    await rm(gitDir, { recursive: true, force: true });
+    logger.debug({ gitDir }, 'removed an empty snapshot repository');
+  }
+
   async function pruneRepository(gitDir: string, now: number): Promise<number> {
     return locks.exclusive(gitDir, async () => {
       const refs = await listSvcRefs(git, gitDir);
@@ -115,6 +129,12 @@ export function createGitSnapshotStore(options: GitSnapshotStoreOptions): Snapsh
       const doomed = [...expired, ...refs.imports, ...unkeptTags(refs, now)];
       const kept = refs.retention.filter((r) => r.expiresAt > now);
       if (doomed.length === 0) {
+        // Nothing kept and nothing to prune: a repository no upload ever completed in (a refused
+        // first upload). It holds nothing a later upload could build on: it goes.
+        if (await holdsNoRefs(gitDir)) {
+          await removeRepository(gitDir);
+          return 0;
+        }
         hints.load(gitDir, kept);
         return 0;
       }
@@ -130,6 +150,8 @@ export function createGitSnapshotStore(options: GitSnapshotStoreOptions): Snapsh
         readers.close(gitDir);
       }
       await removeCrashReports(gitDir);
+      // Every snapshot of the repository expired: gc kept nothing, the empty repository goes too.
+      if (await holdsNoRefs(gitDir)) await removeRepository(gitDir);
       logger.debug({ gitDir, expired: expired.length, staleImports: refs.imports.length }, 'pruned snapshots');
       return expired.length;
     });
@@ -143,8 +165,8 @@ export function createGitSnapshotStore(options: GitSnapshotStoreOptions): Snapsh
         await ensureRepository(git, gitDir);
         const parent = checked.parent !== undefined && (await commitExists(gitDir, checked.parent)) ? checked.parent : undefined;
         const ref = `${IMPORT_REFS}${randomUUID()}`;
-        const { parent: _asked, retainUntil, ...header } = checked;
-        const imported = await fastImport(git, gitDir, readTarEntries(archive), { ...header, ref, ...(parent === undefined ? {} : { parent }) });
+        const { parent: _asked, retainUntil, maxUnpackedBytes, ...header } = checked;
+        const imported = await fastImport(git, gitDir, readTarEntries(archive, maxUnpackedBytes), { ...header, ref, ...(parent === undefined ? {} : { parent }) });
         const read = reader(gitDir);
         const sha = (await read(`${ref}^{commit}`))?.oid ?? '';
         const tree = await commitTree(read, sha);

@@ -2,6 +2,8 @@ import { join } from 'node:path';
 import { InputError } from '../../core/kernel/index.js';
 
 const NAME = /^[A-Za-z0-9_.-]+$/;
+/** GitHub allows 39 characters for an owner and 100 for a repository; other forges a few more. */
+const MAX_PART = 100;
 const OBJECT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 
 /**
@@ -14,7 +16,7 @@ export function repositoryDirectory(root: string, repository: string): string {
   const [owner, repo] = parts;
   if (parts.length !== 2 || owner === undefined || repo === undefined || !isName(owner) || !isName(repo)) {
     throw new InputError(
-      `repository "${repository}" is not owner/repo (each part letters, digits, "_", "." or "-", and not "." or "..")`,
+      `repository "${repository.length > 220 ? `${repository.slice(0, 200)}...` : repository}" is not owner/repo (each part 1 to ${MAX_PART} letters, digits, "_", "." or "-", and not "." or "..")`,
       { code: 'invalid_repository', details: { repository } },
     );
   }
@@ -22,7 +24,7 @@ export function repositoryDirectory(root: string, repository: string): string {
 }
 
 function isName(part: string): boolean {
-  return NAME.test(part) && part !== '.' && part !== '..';
+  return part.length <= MAX_PART && NAME.test(part) && part !== '.' && part !== '..';
 }
 
 /** Object ids arrive from URLs and request bodies: full lower-case hex only (no revisions). */

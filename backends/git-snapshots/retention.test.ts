@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
@@ -36,7 +37,8 @@ describe('git snapshot store: retain and prune', () => {
     assert.equal(await store.hasCommit('acme/app', sha), true);
     assert.equal(await store.prune(clock.now() + HOUR), 1);
     assert.equal(await store.hasCommit('acme/app', sha), false, 'gc --prune=now removed the commit');
-    assert.deepEqual(await snapshotRefs(store, 'acme/app'), []);
+    assert.equal(existsSync(store.repositoryPath('acme/app')), false, 'and the repository, empty now');
+    assert.equal(await importFile(store, 'acme/app', 'again'), await importFile(store, 'acme/app', 'again'), 'a later upload makes it again');
   });
 
   it('retains an import until the date it asks for, in the import itself', async (t) => {

@@ -11,6 +11,7 @@ export interface CheckedMeta {
   readonly parent?: string;
   /** Whole epoch milliseconds. */
   readonly retainUntil?: number;
+  readonly maxUnpackedBytes?: number;
 }
 
 /**
@@ -32,6 +33,7 @@ export function checkMeta(meta: SnapshotMeta): CheckedMeta {
     seconds: Math.floor(meta.timestamp / 1000),
     message,
     ...(meta.retainUntil === undefined ? {} : { retainUntil: checkExpiry(meta.retainUntil) }),
+    ...(meta.maxUnpackedBytes === undefined ? {} : { maxUnpackedBytes: meta.maxUnpackedBytes }),
   };
   return meta.parent === undefined ? checked : { ...checked, parent: assertObjectId(meta.parent, 'parent') };
 }

@@ -1,8 +1,8 @@
-import type { Readable } from 'node:stream';
+import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import { extract as tarExtract, type Extract } from 'tar-stream';
-import { InputError } from '../../core/kernel/index.js';
+import { InputError, SvcError } from '../../core/kernel/index.js';
 import { normalizeEntryPath, refuseEntry, TreePaths } from './entry-paths.js';
 
 /** A file of the snapshot, as git will store it. */
@@ -19,9 +19,22 @@ const GZIP_MAGIC = [0x1f, 0x8b] as const;
  * hard links, devices, FIFOs or refused paths, throw an InputError naming the entry. Errors of
  * the `archive` stream itself (a cut connection) pass through unchanged.
  */
-export async function* readTarEntries(archive: Readable): AsyncGenerator<TreeEntry> {
+export async function* readTarEntries(archive: Readable, maxUnpackedBytes = Number.POSITIVE_INFINITY): AsyncGenerator<TreeEntry> {
   const source = await sniff(archive);
   const extract = tarExtract();
+  let unpacked = 0;
+  const counted = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      unpacked += chunk.length;
+      if (unpacked > maxUnpackedBytes) {
+        done(
+          new SvcError(`the snapshot archive unpacks to more than ${maxUnpackedBytes} bytes, the most this server takes (4 x SVC_SNAPSHOT_MAX_BYTES); leave build output and dependencies out (.gitignore)`, 413, 'snapshot_too_large', {
+            details: { maxUnpackedBytes },
+          }),
+        );
+      } else done(null, chunk);
+    },
+  });
   let sourceError: unknown;
   const chunks = (async function* () {
     try {
@@ -31,10 +44,10 @@ export async function* readTarEntries(archive: Readable): AsyncGenerator<TreeEnt
       throw error;
     }
   })();
-  const feeding = source.gzip ? pipeline(chunks, createGunzip(), extract) : pipeline(chunks, extract);
+  const feeding = source.gzip ? pipeline(chunks, createGunzip(), counted, extract) : pipeline(chunks, counted, extract);
   feeding.catch(() => undefined); // read below, or superseded by the error that stopped us
   const classify = (error: unknown): unknown =>
-    error === sourceError || error instanceof InputError
+    error === sourceError || error instanceof SvcError
       ? error
       : new InputError(`the snapshot is not a readable ${source.gzip ? 'tar.gz' : 'tar'} archive: ${(error as Error).message}`, {
           code: 'snapshot_archive_invalid',

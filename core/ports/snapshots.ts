@@ -26,6 +26,11 @@ export interface SnapshotMeta {
    * own ref update (default: the store's import retention, long enough for a later `retain`).
    */
   readonly retainUntil?: number;
+  /**
+   * The most bytes the archive may hold once gunzipped (its tar stream): a small gzip can unpack
+   * to gigabytes. Past it the import fails with 413 `snapshot_too_large`. Default: no limit.
+   */
+  readonly maxUnpackedBytes?: number;
 }
 
 /** A tag of the sender's repository: `refs/tags/<name>` and the object it names (an annotated tag object or a commit). */

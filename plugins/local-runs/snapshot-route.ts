@@ -23,6 +23,9 @@ interface SnapshotQueryType {
   parent?: string;
 }
 
+/** How many times SVC_SNAPSHOT_MAX_BYTES an archive may unpack to (source trees gzip about 4:1). */
+export const UNPACKED_RATIO = 4;
+
 /**
  * `POST /snapshots?repository=owner/repo[&parent=<sha>]` with a tar or tar.gz body: the working
  * tree becomes one commit in the repository's snapshot store, streamed from the socket into
@@ -53,6 +56,8 @@ export function registerSnapshotRoute(app: FastifyInstance, deps: SnapshotRouteD
           message: 'svc run snapshot',
           timestamp: deps.clock.now(),
           retainUntil: deps.clock.now() + deps.retentionMs,
+          // A small gzip can unpack to gigabytes: the tar itself is bounded too.
+          maxUnpackedBytes: UNPACKED_RATIO * deps.maxBytes,
           ...(parent === undefined ? {} : { parent }),
         });
       } catch (error) {

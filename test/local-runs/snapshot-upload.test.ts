@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
 import { request } from 'node:http';
+import { dirname } from 'node:path';
 import { describe, it } from 'node:test';
 import { readCommitTree, isolateGitConfig, tarOf } from '../snapshots/support.js';
 import { CI_WORKING, DEPLOY, localRunsHost, makeWorkTree, uploadBytes, uploadWorkTree } from './support.js';
@@ -69,6 +71,38 @@ describe('POST /api/v1/snapshots', () => {
     const empty = await uploadBytes(h, Buffer.alloc(0), '?repository=acme/app', 'application/octet-stream');
     assert.equal(empty.status, 400);
     assert.match(String(empty.body['message']), /the snapshot archive is empty/);
+
+    // A name longer than a file name may be is a bad name, not a failed mkdir (ENAMETOOLONG, a 500).
+    const long = await uploadBytes(h, archive, `?repository=acme/${'r'.repeat(250)}`);
+    assert.equal(long.status, 400);
+    assert.equal(long.body['code'], 'invalid_repository');
+    assert.match(String(long.body['message']), /each part 1 to 100 letters/);
+  });
+
+  it('leaves no empty repository behind when the first upload of a repository is refused', async (t) => {
+    const h = await localRunsHost(t);
+    const refused = await uploadBytes(h, await tarOf([{ name: '../escape', content: 'x' }]), '?repository=acme/never');
+    assert.equal(refused.status, 400);
+    const kept = await uploadBytes(h, await tarOf([{ name: 'ok.txt', content: 'ok' }]), '?repository=acme/app');
+    assert.equal(kept.status, 201);
+    const snapshots = dirname(h.snapshots.repositoryPath('acme/app'));
+    assert.deepEqual(readdirSync(snapshots).sort(), ['app.git', 'never.git'], 'the refused upload made its repository');
+    await h.snapshots.prune(h.clock.now());
+    assert.deepEqual(readdirSync(snapshots), ['app.git'], 'the next prune removes the empty one, and only it');
+    assert.equal(await h.snapshots.hasCommit('acme/app', String(kept.body['sha'])), true);
+  });
+
+  it('stops an archive that unpacks past 4 x SVC_SNAPSHOT_MAX_BYTES with 413, however small it is sent', async (t) => {
+    const h = await localRunsHost(t, { SVC_SNAPSHOT_MAX_BYTES: '100000' });
+    // 1 MB of zeros gzips to about 1 KB: well under the 100 kB upload limit, ten times past the unpacked one.
+    const bomb = await tarOf([{ name: 'zeros.bin', content: Buffer.alloc(1024 * 1024) }], { gzip: true });
+    assert.ok(bomb.length < 100_000, `${bomb.length} bytes sent`);
+    const answer = await uploadBytes(h, bomb, '?repository=acme/app', 'application/gzip');
+    assert.equal(answer.status, 413);
+    assert.equal(answer.body['code'], 'snapshot_too_large');
+    assert.match(String(answer.body['message']), /unpacks to more than 400000 bytes/);
+    const fits = await uploadBytes(h, await tarOf([{ name: 'zeros.bin', content: Buffer.alloc(300_000) }], { gzip: true }), '?repository=acme/app', 'application/gzip');
+    assert.equal(fits.status, 201, 'under the unpacked limit it is taken');
   });
 
   it('asks for the repository, refuses other bodies and other parameters, and wants the system token', async (t) => {
