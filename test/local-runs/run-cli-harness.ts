@@ -90,6 +90,13 @@ export function spawnTs(script: string, args: readonly string[], env: Record<str
         }, timeoutMs);
         waiters.add(check);
         check();
+        // A process that exits before printing the pattern never will: say so at once.
+        void exited.then((code) => {
+          if (!waiters.has(check)) return;
+          waiters.delete(check);
+          clearTimeout(timer);
+          reject(new Error(`exited (${code}) before printing ${pattern}; output so far:\n${out}${err}`));
+        });
       });
     },
   };

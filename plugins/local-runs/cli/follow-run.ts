@@ -4,7 +4,7 @@ import { followFeed } from './event-feed.js';
 import { liveArea } from './live-area.js';
 import { renderFrame, type FrameSize } from './render-frame.js';
 import { changeLines, summaryLines } from './render-lines.js';
-import { applyEvent, applyRunView, namesUnknownJob, newRunState, type RunState } from './run-state.js';
+import { applyEvent, applyRunView, HOLD_MS, namesUnknownJob, newRunState, releaseOverdue, type RunChange, type RunState } from './run-state.js';
 import type { RunWire } from './wire-types.js';
 
 export interface FollowRunOptions {
@@ -62,6 +62,11 @@ export function followRun(options: FollowRunOptions): RunFollower {
     }
   };
 
+  const show = (changes: readonly RunChange[]) => {
+    if (area) redrawSoon();
+    else for (const change of changes) for (const line of changeLines(state, change)) stdout.write(`${line}\n`);
+  };
+
   const follow = async (): Promise<RunState> => {
     await readView();
     let ticker: NodeJS.Timeout | undefined;
@@ -69,6 +74,8 @@ export function followRun(options: FollowRunOptions): RunFollower {
       redraw();
       ticker = setInterval(() => void readView().then(redraw, () => undefined), VIEW_POLL_MS);
     }
+    // Lines held for an annotation that does not come are shown after HOLD_MS.
+    const overdue = options.json ? undefined : setInterval(() => show(releaseOverdue(state, Date.now())), HOLD_MS / 3);
     try {
       const feed = followFeed(connection, runId, {
         signal: abort.signal,
@@ -82,12 +89,11 @@ export function followRun(options: FollowRunOptions): RunFollower {
           continue;
         }
         if (namesUnknownJob(state, event)) await readView();
-        const changes = applyEvent(state, event, Date.now());
-        if (area) redrawSoon();
-        else for (const change of changes) for (const line of changeLines(state, change)) stdout.write(`${line}\n`);
+        show(applyEvent(state, event, Date.now()));
       }
     } finally {
       clearInterval(ticker);
+      clearInterval(overdue);
       clearTimeout(redrawTimer);
     }
     await readView();

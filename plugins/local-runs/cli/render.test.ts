@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { renderFrame } from './render-frame.js';
 import { changeLines, duration, summaryLines } from './render-lines.js';
-import { applyEvent, applyRunView, newRunState, type RunState } from './run-state.js';
+import { applyEvent, applyRunView, HOLD_MS, newRunState, releaseOverdue, type RunChange, type RunState } from './run-state.js';
 import type { FeedEvent, JobWire, RunWire } from './wire-types.js';
 
 const T0 = Date.UTC(2030, 0, 1);
@@ -66,7 +66,7 @@ describe('svc run: following a run', () => {
       log(1, 'second line'),
       log(1, 'after the error'),
       log(1, '##[error]Process completed with exit code 1.'),
-      // The other order: the line first, its annotation after; then a line no annotation follows.
+      // The other order: the line first (held), its annotation after; then a line no annotation follows (held to the job's end).
       log(2, '##[warning]deprecated'),
       { type: 'annotation', run_id: 12, job_id: 2, level: 'warning', message: 'deprecated' },
       log(2, '##[warning]located later'),
@@ -83,11 +83,10 @@ describe('svc run: following a run', () => {
       'build | after the error',
       'build | error: Process completed with exit code 1.',
       'lint | warning: deprecated',
-      'lint | warning: located later',
       'lint | warning: b.ts: located later',
-      'lint | notice: capped, never annotated',
       'build | notice: only on the timeline',
       'job build: failure',
+      'lint | notice: capped, never annotated',
       'job lint: success',
     ]);
     assert.deepEqual(state.jobs.get(1)?.log.slice(-2), ['after the error', 'error: Process completed with exit code 1.'], 'the live view shows them as annotations too');
@@ -102,6 +101,21 @@ describe('svc run: following a run', () => {
       ]),
       ['job build: failure', 'build | error: boom'],
     );
+  });
+
+  it('holds the lines after an annotated line until its annotation comes, at most HOLD_MS; a later location is told alone', () => {
+    const state = newRunState(12, 'CI');
+    applyRunView(state, view([job(1, 'lint')]));
+    const log = (line: string): FeedEvent => ({ type: 'log', run_id: 12, job_id: 1, line: `2030-01-01T00:00:01.0000000Z ${line}` });
+    const lines = (changes: RunChange[]) => changes.flatMap((change) => changeLines(state, change));
+    assert.deepEqual(fold(state, [{ type: 'job_status', run_id: 12, job_id: 1, status: 'in_progress' }, log('linting'), log('##[error]missing semicolon'), log('lint done')], at(1)), ['job lint: in_progress', 'lint | linting']);
+    assert.deepEqual(lines(releaseOverdue(state, at(1) + HOLD_MS - 1)), [], 'still waiting');
+    assert.deepEqual(
+      fold(state, [{ type: 'annotation', run_id: 12, job_id: 1, level: 'error', message: 'missing semicolon', file: 'src/app.c', line: 3 }, log('##[warning]never annotated'), log('next')], at(2)),
+      ['lint | error: src/app.c:3: missing semicolon', 'lint | lint done'],
+    );
+    assert.deepEqual(lines(releaseOverdue(state, at(2) + HOLD_MS)), ['lint | warning: never annotated', 'lint | next']);
+    assert.deepEqual(fold(state, [{ type: 'annotation', run_id: 12, job_id: 1, level: 'warning', message: 'never annotated', file: 'late.ts' }, log('after')], at(5)), ['lint | warning: late.ts: never annotated', 'lint | after']);
   });
 
   it('a snapshot that repeats older statuses after the current ones does not move a job back', () => {

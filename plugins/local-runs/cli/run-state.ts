@@ -17,7 +17,24 @@ export interface JobState {
   readonly annotationsAhead: Annotation[];
   /** `##[error]`-style lines shown before their annotation arrived (it is not shown again). */
   readonly linesAhead: Annotation[];
+  /**
+   * Output held back since an `##[error]`-style line came before its annotation: that line and
+   * the job's lines after it, released in order when the annotation comes (with its location),
+   * when the job ends, or HOLD_MS after the line came.
+   */
+  held: Held | undefined;
 }
+
+interface Held {
+  /** When the first line still waiting for its annotation came (epoch ms). */
+  since: number;
+  readonly items: HeldItem[];
+}
+
+type HeldItem = { readonly text: string } | { readonly marker: Annotation; located: boolean; where: string | undefined };
+
+/** How long a line waits for its annotation before it is shown without a location. */
+export const HOLD_MS = 1500;
 
 /** An annotation as `svc run` prints it: `<level>: [<file>[:<line>]: ]<message>`. */
 export interface Annotation {
@@ -76,7 +93,7 @@ export function applyEvent(state: RunState, event: FeedEvent, now: number): RunC
       if (event.status === 'in_progress') state.startedAt ??= now;
       const ended = TERMINAL_STATUSES.has(event.status);
       if (ended) state.completedAt ??= now;
-      const left = ended ? [...state.jobs.values()].flatMap(annotationsLeft) : [];
+      const left = ended ? [...state.jobs.values()].flatMap((job) => [...release(job, now, true), ...annotationsLeft(job)]) : [];
       return [...left, { kind: 'run', status: event.status, reason: event.reason }];
     }
     case 'job_status':
@@ -91,7 +108,7 @@ export function applyEvent(state: RunState, event: FeedEvent, now: number): RunC
       if (TERMINAL_STATUSES.has(event.status)) {
         job.completedAt ??= now;
         job.conclusion ??= event.status;
-        left = annotationsLeft(job);
+        left = [...release(job, now, true), ...annotationsLeft(job)];
       }
       return [...left, { kind: 'job', job, status: event.status, reason }];
     }
@@ -100,20 +117,35 @@ export function applyEvent(state: RunState, event: FeedEvent, now: number): RunC
       const text = logText(event.line);
       const marked = ANNOTATION_LINE.exec(text);
       if (marked === null) {
+        if (job.held !== undefined) {
+          job.held.items.push({ text });
+          return [];
+        }
         remember(job, text);
         return [{ kind: 'log', job, text }];
       }
       const [, level = '', message = ''] = marked;
       const ahead = takeMatching(job.annotationsAhead, level, message);
-      if (ahead === undefined) job.linesAhead.push({ level, message, where: undefined });
-      const annotation: RunChange = { kind: 'annotation', job, level, message, where: ahead?.where };
-      remember(job, annotationText(annotation));
-      return [annotation];
+      const marker = { level, message, where: undefined };
+      if (ahead !== undefined || job.held !== undefined) {
+        if (job.held === undefined) return [shown(job, { ...marker, where: ahead?.where })];
+        job.held.items.push({ marker, located: ahead !== undefined, where: ahead?.where });
+        return release(job, now, false);
+      }
+      // Its annotation may be on its way (the timeline and the log travel apart): wait for it.
+      job.held = { since: now, items: [{ marker, located: false, where: undefined }] };
+      return [];
     }
     case 'annotation': {
       const job = jobOf(state, event.job_id);
       const where = event.file === undefined ? undefined : `${event.file}${event.line === undefined ? '' : `:${event.line}`}`;
       const annotation = { level: event.level, message: event.message, where };
+      const waiting = job.held?.items.find((item) => 'marker' in item && !item.located && sameAnnotation(item.marker, annotation.level, annotation.message));
+      if (waiting !== undefined && 'marker' in waiting) {
+        waiting.located = true;
+        waiting.where = where;
+        return release(job, now, false);
+      }
       // Its line was shown already: only a location is news.
       if (takeMatching(job.linesAhead, annotation.level, annotation.message) !== undefined) return where === undefined ? [] : [{ kind: 'annotation', job, ...annotation }];
       // A job that ended (or a snapshot of one) emits no more lines to wait for.
@@ -136,9 +168,54 @@ export function applyEvent(state: RunState, event: FeedEvent, now: number): RunC
 const ANNOTATION_LINE = /^##\[(error|warning|notice)\](.*)$/;
 
 function takeMatching(list: Annotation[], level: string, message: string): Annotation | undefined {
-  const first = firstLine(message);
-  const index = list.findIndex((candidate) => candidate.level === level && firstLine(candidate.message) === first);
+  const index = list.findIndex((candidate) => sameAnnotation(candidate, level, message));
   return index === -1 ? undefined : list.splice(index, 1)[0];
+}
+
+/** A log line shows an annotation's first line only. */
+function sameAnnotation(candidate: Annotation, level: string, message: string): boolean {
+  return candidate.level === level && firstLine(candidate.message) === firstLine(message);
+}
+
+/**
+ * Releases the lines held since a line came before its annotation, in order, up to the next line
+ * still waiting for one (all of them when `all`: the job ended, or the wait is over). A line
+ * released without its annotation is remembered, so the annotation coming later shows only its
+ * location, if it has one.
+ */
+function release(job: JobState, now: number, all: boolean): RunChange[] {
+  const held = job.held;
+  if (held === undefined) return [];
+  const changes: RunChange[] = [];
+  while (held.items.length > 0) {
+    const item = held.items[0]!;
+    if ('text' in item) {
+      remember(job, item.text);
+      changes.push({ kind: 'log', job, text: item.text });
+    } else if (item.located) {
+      changes.push(shown(job, { ...item.marker, where: item.where }));
+    } else if (all) {
+      job.linesAhead.push(item.marker);
+      changes.push(shown(job, item.marker));
+    } else {
+      held.since = now;
+      return changes;
+    }
+    held.items.shift();
+  }
+  job.held = undefined;
+  return changes;
+}
+
+/** Lines held longer than HOLD_MS, released without the annotations they waited for. */
+export function releaseOverdue(state: RunState, now: number): RunChange[] {
+  return [...state.jobs.values()].flatMap((job) => (job.held !== undefined && now - job.held.since >= HOLD_MS ? release(job, now, true) : []));
+}
+
+function shown(job: JobState, annotation: Annotation): RunChange {
+  const change: RunChange = { kind: 'annotation', job, ...annotation };
+  remember(job, annotationText(annotation));
+  return change;
 }
 
 function firstLine(message: string): string {
@@ -195,7 +272,7 @@ function rank(status: string): number {
 function jobOf(state: RunState, id: number): JobState {
   let job = state.jobs.get(id);
   if (job === undefined) {
-    job = { id, name: `job ${id}`, status: UNKNOWN, conclusion: null, reason: undefined, startedAt: undefined, completedAt: undefined, steps: [], log: [], annotationsAhead: [], linesAhead: [] };
+    job = { id, name: `job ${id}`, status: UNKNOWN, conclusion: null, reason: undefined, startedAt: undefined, completedAt: undefined, steps: [], log: [], annotationsAhead: [], linesAhead: [], held: undefined };
     state.jobs.set(id, job);
   }
   return job;
