@@ -73,6 +73,10 @@ for (const backend of ['process', 'namespace'] as const) {
   const skip = SKIP[backend];
   if (skip !== false) process.stderr.write(`\n!! ${skip}\n\n`);
 
+  // What the backend plays no part in (the CLI, the engine, the services) runs on one backend:
+  // namespace, the default, unless this host cannot run it.
+  const once = backend === 'namespace' || SKIP.namespace !== false ? {} : { skip: 'runs on the namespace backend only: the guest backend plays no part in it' };
+
   describe(`svc run on the built-in pool, ${backend} backend`, { skip }, () => {
     let server: PoolServer;
     // The action mirror (SVC_ACTIONS_MIRROR_DIR) remote actions and reusable workflows come from.
@@ -105,7 +109,7 @@ for (const backend of ['process', 'namespace'] as const) {
       assert.equal(new Set(runners).size, 4, `one guest per job: ${runners.join(', ')}`);
     });
 
-    it('a failing step ends the run failed after its always() cleanup (examples/): exit 1', async (t) => {
+    it('a failing step ends the run failed after its always() cleanup (examples/): exit 1', once, async (t) => {
       const repo = await examplesRepository();
       t.after(repo.remove);
       const run = svcRun(['-f', '.github/workflows/failing-with-cleanup.yml'], server.cliEnv, repo.dir);
@@ -135,7 +139,7 @@ for (const backend of ['process', 'namespace'] as const) {
       assert.equal(jobNamed(await runOf(server, run), 'checkout').outputs.content, 'changed after the commit');
     });
 
-    it("a step's annotations are printed where the step logged them, between its lines", async (t) => {
+    it("a step's annotations are printed where the step logged them, between its lines", once, async (t) => {
       const repo = await gitRepository({ '.github/workflows/annotations.yml': ANNOTATIONS });
       t.after(repo.remove);
       const run = svcRun([], server.cliEnv, repo.dir);
@@ -152,7 +156,7 @@ for (const backend of ['process', 'namespace'] as const) {
       assert.doesNotMatch(run.stdout(), /##\[(error|warning)\]/);
     });
 
-    it('an uploaded artifact: the URL the job prints answers with the token, svc artifacts lists and unpacks it', async (t) => {
+    it('an uploaded artifact: the URL the job prints answers with the token, svc artifacts lists and unpacks it', once, async (t) => {
       const repo = await gitRepository({ '.github/workflows/artifacts.yml': ARTIFACTS, ...(await uploadArtifactAction('.github/actions/upload')) });
       t.after(repo.remove);
       const run = svcRun([], server.cliEnv, repo.dir);
@@ -196,7 +200,7 @@ for (const backend of ['process', 'namespace'] as const) {
       assert.equal(jobNamed(view, 'report').outputs.summary, 'e2e-3.tgz|hello local');
     });
 
-    it('a remote reusable workflow at a ref the mirror does not have: exit 2 naming what was looked up, and where', async (t) => {
+    it('a remote reusable workflow at a ref the mirror does not have: exit 2 naming what was looked up, and where', once, async (t) => {
       const repo = await gitRepository({ '.github/workflows/remote.yml': REMOTE_CALLER.replace('build.yml@v1', 'build.yml@v9') });
       t.after(repo.remove);
       const run = svcRun([], server.cliEnv, repo.dir);
@@ -208,7 +212,7 @@ for (const backend of ['process', 'namespace'] as const) {
       assert.doesNotMatch(run.stderr(), /^svc run: run \d+ of /m, 'no run was created');
     });
 
-    it('--job runs the job asked for and the jobs it needs, nothing else', async (t) => {
+    it('--job runs the job asked for and the jobs it needs, nothing else', once, async (t) => {
       const repo = await gitRepository({ '.github/workflows/closure.yml': CLOSURE });
       t.after(repo.remove);
       const run = svcRun(['--job', 'build'], server.cliEnv, repo.dir);
