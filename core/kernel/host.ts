@@ -79,7 +79,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       { store: backends.store.database.capabilities.dialectName, notifier: backends.notifier.kind, plugins: plugins.order },
       'plugins initialised',
     );
-    listeners = createListeners({ logger: logger.child({ component: 'http' }), listen: config.env.listen, runnerSocket: config.env.runnerSocket, systemAuth });
+    listeners = createListeners({ logger: logger.child({ component: 'http' }), listen: config.env.listen, runnerSocket: config.env.runnerSocket, systemAuth, limits: config.env.http });
     const checks: NamedReadinessCheck[] = [{ name: 'store', check: () => backends.store.database.ping() }, ...plugins.readinessChecks];
     registerReadiness(listeners.tcp, () => state, checks, { runnerSocket: config.env.runnerSocket }, plugins.readinessNotes);
     for (const group of plugins.routes) await listeners.addRouteGroup(group);

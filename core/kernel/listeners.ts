@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ListenAddress } from './config/env-config.js';
 import type { SystemAuth } from './core-services.js';
 import { registerRouteGroup } from './host-routes.js';
+import type { HttpLimits } from './http/http-limits.js';
 import { createHttpServer } from './http/server.js';
 import { prepareSocketPath, removeSocketFile, secureSocketFile, socketListenError, type SocketFileIdentity } from './http/socket-file.js';
 import type { Logger } from './logger.js';
@@ -13,6 +14,8 @@ export interface ListenersOptions {
   /** SVC_RUNNER_SOCKET, when set. */
   readonly runnerSocket: string | undefined;
   readonly systemAuth: SystemAuth;
+  /** Timeouts and the per-address connection cap (SVC_HTTP_*, SVC_MAX_CONNECTIONS_PER_IP). */
+  readonly limits?: HttpLimits;
 }
 
 /** Where the host listens, and how it stops listening. */
@@ -47,9 +50,10 @@ export interface Listeners {
  */
 export function createListeners(options: ListenersOptions): Listeners {
   const logger = options.logger;
-  const tcp = createHttpServer({ logger });
+  const limits = options.limits === undefined ? {} : { limits: options.limits };
+  const tcp = createHttpServer({ logger, ...limits });
   const socketPath = options.runnerSocket;
-  const runnerSocket = socketPath === undefined ? undefined : createHttpServer({ logger: logger.child({ listener: 'runner-socket' }), runnerSocket: true });
+  const runnerSocket = socketPath === undefined ? undefined : createHttpServer({ logger: logger.child({ listener: 'runner-socket' }), runnerSocket: true, ...limits });
   let socketFile: SocketFileIdentity | undefined;
 
   const drain = async (app: FastifyInstance) => {

@@ -9,6 +9,9 @@ import { SubmittedViewSchema } from './schemas.js';
 import { submissionOutcome } from './submission-outcome.js';
 import { submissionWorkflowLoader } from './workflow-loader.js';
 
+/** `changed_files` of a large change and an event `payload` (GitHub's are up to megabytes) fit. */
+export const RUN_REQUEST_BODY_LIMIT = 10 * 1024 * 1024;
+
 export interface SubmitRouteDependencies {
   readonly engine: Engine;
   readonly snapshots: SnapshotStore;
@@ -31,7 +34,7 @@ export interface SubmitRouteDependencies {
  */
 export function registerSubmitRoute(app: FastifyInstance, deps: SubmitRouteDependencies): void {
   runRequestValidator();
-  app.post('/runs', { schema: { response: { 201: SubmittedViewSchema } } }, async (request, reply) => {
+  app.post('/runs', { schema: { response: { 201: SubmittedViewSchema } }, bodyLimit: RUN_REQUEST_BODY_LIMIT }, async (request, reply) => {
     const run = parseRunRequest(request.body);
     const content = await deps.snapshots.readFile(run.repository, run.snapshot, run.workflow);
     if (content === undefined) {

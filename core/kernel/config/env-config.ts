@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { isAbsolute } from 'node:path';
 import { ConfigError } from '../errors.js';
+import { DEFAULT_HTTP_LIMITS, type HttpLimits } from '../http/http-limits.js';
 import { integerKnob, switchOffByDefault, switchOnByDefault, type KnobReport } from './knobs.js';
 import { readPoolConfig, type PoolConfig } from './pool-config.js';
 
@@ -65,6 +66,8 @@ export interface EnvConfig {
   readonly runtimeServices: RuntimeServicesConfig;
   /** The built-in pool (the vm-pool plugin): SVC_POOL_* (pool-config.ts). */
   readonly pool: PoolConfig;
+  /** SVC_HTTP_*_TIMEOUT_SECS and SVC_MAX_CONNECTIONS_PER_IP: what one client may hold of the HTTP server. */
+  readonly http: HttpLimits;
   /** Fallbacks applied to invalid knobs, logged at start. */
   readonly warnings: readonly string[];
 }
@@ -184,6 +187,23 @@ function nonEmpty(raw: string | undefined): string | undefined {
   return raw === undefined || raw === '' ? undefined : raw;
 }
 
+function readHttpLimits(env: Env, report: KnobReport): HttpLimits {
+  const secs = (name: string, defaultMs: number) => integerKnob({ name, defaultValue: defaultMs / 1000, min: 1, belowMinIsInvalid: true }, env[name], report) * 1000;
+  const requestTimeoutMs = secs('SVC_HTTP_REQUEST_TIMEOUT_SECS', DEFAULT_HTTP_LIMITS.requestTimeoutMs);
+  return {
+    // Node refuses a header timeout longer than the request timeout.
+    headersTimeoutMs: Math.min(secs('SVC_HTTP_HEADERS_TIMEOUT_SECS', DEFAULT_HTTP_LIMITS.headersTimeoutMs), requestTimeoutMs),
+    requestTimeoutMs,
+    idleTimeoutMs: secs('SVC_HTTP_IDLE_TIMEOUT_SECS', DEFAULT_HTTP_LIMITS.idleTimeoutMs),
+    keepAliveTimeoutMs: DEFAULT_HTTP_LIMITS.keepAliveTimeoutMs,
+    maxConnectionsPerIp: integerKnob(
+      { name: 'SVC_MAX_CONNECTIONS_PER_IP', defaultValue: DEFAULT_HTTP_LIMITS.maxConnectionsPerIp, min: 0, belowMinIsInvalid: true },
+      env.SVC_MAX_CONNECTIONS_PER_IP,
+      report,
+    ),
+  };
+}
+
 export function readEnvConfig(env: Env): EnvConfig {
   const report: KnobReport = { warnings: [] };
   const listen = parseListen(env.SVC_LISTEN ?? DEFAULT_LISTEN);
@@ -243,6 +263,7 @@ export function readEnvConfig(env: Env): EnvConfig {
       oidcKeyRotationDays: integerKnob({ name: 'SVC_OIDC_KEY_ROTATION_DAYS', defaultValue: 30, min: 1, belowMinIsInvalid: true }, env.SVC_OIDC_KEY_ROTATION_DAYS, report),
     },
     pool: readPoolConfig(env, report),
+    http: readHttpLimits(env, report),
     warnings: report.warnings,
   };
 }

@@ -23,7 +23,7 @@ export {
   setRunnerOf,
   type RunnerAuth,
 } from './require-runner-token.js';
-export { checkRegistrationCredential, type RegistrationPolicy } from './registration-policy.js';
+export { checkRegistrationCredential, registrationPolicyFor, type RegistrationPolicy } from './registration-policy.js';
 export {
   createJobTokens,
   JOB_TOKEN_MARGIN_SECS,

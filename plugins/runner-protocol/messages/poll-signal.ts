@@ -1,4 +1,5 @@
 import type { FastifyReply } from 'fastify';
+import { holdConnection } from '../../../core/kernel/index.js';
 
 /** The end of one long poll: its hold, the runner hanging up, or the host shutting down. */
 export interface PollSignal {
@@ -24,6 +25,8 @@ export function pollSignal(reply: FastifyReply, holdMs: number, shutdown: AbortS
     }
   };
   const timer = setTimeout(abort, holdMs);
+  // A waiting runner's socket is silent for the whole hold: not idle in the server's sense.
+  holdConnection(reply.raw, holdMs);
   reply.raw.on('close', onClose);
   shutdown.addEventListener('abort', abort, { once: true });
   if (shutdown.aborted) abort();

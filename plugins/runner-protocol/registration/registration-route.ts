@@ -1,7 +1,7 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { InputError, type SystemAuth } from '../../../core/kernel/index.js';
 import type { FlowSettings } from '../agents/index.js';
-import { checkRegistrationCredential, type RegistrationPolicy, type RunnerEvent, type RunnerTokens } from '../auth/index.js';
+import { checkRegistrationCredential, registrationPolicyFor, type RegistrationPolicy, type RunnerEvent, type RunnerTokens } from '../auth/index.js';
 import { tenantUrl, type RunnerUrls } from '../urls/index.js';
 
 export const REGISTRATION_PATH = '/api/v3/actions/runner-registration';
@@ -62,8 +62,10 @@ export function scopeUrlOf(runnerUrl: URL): string {
  * the legacy path (before the switch) still goes through them (§1.11).
  */
 export function registerRegistrationRoute(app: FastifyInstance, deps: RegistrationRouteDeps): void {
-  app.post<{ Body: { url: string; runner_event?: RunnerEvent } }>(REGISTRATION_PATH, { schema: { body: bodySchema } }, async (request) => {
-    const policy = checkRegistrationCredential(request, deps.policy, deps.systemAuth);
+  // The credential is checked before the body is read (onRequest): a stranger's body is never buffered.
+  const onRequest = async (request: FastifyRequest) => void checkRegistrationCredential(request, deps.policy, deps.systemAuth);
+  app.post<{ Body: { url: string; runner_event?: RunnerEvent } }>(REGISTRATION_PATH, { schema: { body: bodySchema }, onRequest }, async (request) => {
+    const policy = registrationPolicyFor(request, deps.policy);
     const runnerUrl = parseRunnerUrl(request.body.url);
     const event = request.body.runner_event ?? 'register';
     const base = deps.urls.registrationBase(runnerUrl);

@@ -8,7 +8,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Engine, Reporting } from '../../../core/engine/index.js';
-import { stepReportFrom } from '../worker-api/index.js';
+import { JOB_REPORT_BODY_LIMIT, stepReportFrom } from '../worker-api/index.js';
 import { resultsJob } from './results-job.js';
 import { resultsTokenOf } from './results-token.js';
 import { StepsUpdateBody, type StepsUpdate } from './schemas.js';
@@ -28,7 +28,7 @@ export interface StepUpdateDeps {
 }
 
 export function registerStepUpdateRoute(app: FastifyInstance, deps: StepUpdateDeps): void {
-  app.post<{ Body: StepsUpdate }>(WORKFLOW_STEPS_UPDATE_PATH, { schema: { body: StepsUpdateBody } }, async (request) => {
+  app.post<{ Body: StepsUpdate }>(WORKFLOW_STEPS_UPDATE_PATH, { schema: { body: StepsUpdateBody }, bodyLimit: JOB_REPORT_BODY_LIMIT }, async (request) => {
     const job = await resultsJob(deps.engine, resultsTokenOf(request), request.body);
     let reported = await deps.steps.apply(job.scope, request.body.change_order, request.body.steps.map(stepUpdateOf));
     // The steps table and the engine are written in two transactions, so a concurrent (retried)

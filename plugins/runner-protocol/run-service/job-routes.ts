@@ -9,6 +9,7 @@ import {
 } from '../../../core/protocol/index.js';
 import { jobTokenOf, requireJobToken, type VerifiedJobToken } from '../auth/index.js';
 import { completionOf, engineRunnerId, taskResultName } from '../job-requests/index.js';
+import { JOB_REPORT_BODY_LIMIT } from '../worker-api/index.js';
 import type { RunServiceDeps } from './run-service-deps.js';
 import { sendRunServiceError } from './run-service-reply.js';
 
@@ -51,7 +52,7 @@ export async function registerRunServiceJobRoutes(app: FastifyInstance, deps: Ru
       return answer;
     });
 
-    jobRoutes.post<{ Body: CompleteJobRequest }>(COMPLETE_JOB_PATH, { schema: { body: completeJobRequestSchema } }, async (request, reply) => {
+    jobRoutes.post<{ Body: CompleteJobRequest }>(COMPLETE_JOB_PATH, { schema: { body: completeJobRequestSchema }, bodyLimit: JOB_REPORT_BODY_LIMIT }, async (request, reply) => {
       const claims = jobTokenOf(request);
       const result = taskResultName(request.body.conclusion);
       if (result === undefined) return sendRunServiceError(reply, 422, `Unknown conclusion '${String(request.body.conclusion)}'`);

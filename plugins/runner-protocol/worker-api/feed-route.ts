@@ -14,7 +14,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { workerJob } from './job-access.js';
-import { workerPath } from './route-paths.js';
+import { JOB_REPORT_BODY_LIMIT, workerPath } from './route-paths.js';
 import { FeedBody, RecordParams, type FeedBodyType, type RecordParamsType } from './schemas.js';
 import { planSecurity } from './worker-errors.js';
 import type { WorkerRouteDeps } from './worker-deps.js';
@@ -22,7 +22,7 @@ import type { WorkerRouteDeps } from './worker-deps.js';
 export function registerFeedRoute(app: FastifyInstance, deps: WorkerRouteDeps): void {
   app.post<{ Params: RecordParamsType; Body: FeedBodyType }>(
     workerPath('feed'),
-    { schema: { params: RecordParams, body: FeedBody } },
+    { schema: { params: RecordParams, body: FeedBody }, bodyLimit: JOB_REPORT_BODY_LIMIT },
     async (request, reply) => {
       const worker = await workerJob(deps.engine, request);
       // The URL names the job's record; the step is `stepId` in the body.

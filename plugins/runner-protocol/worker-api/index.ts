@@ -3,7 +3,7 @@
 // and turned into the engine's steps, log chunks, annotations and completion.
 export { registerWorkerRoutes } from './register-worker-routes.js';
 export { workerApiMigrations } from './worker-migrations.js';
-export { WORKER_LOCATIONS, fastifyPath, workerPath, type WorkerResource } from './route-paths.js';
+export { JOB_REPORT_BODY_LIMIT, WORKER_LOCATIONS, fastifyPath, workerPath, type WorkerResource } from './route-paths.js';
 export type { WorkerApiDeps } from './worker-deps.js';
 export { LOG_PAGE_BODY_LIMIT } from './log-routes.js';
 // Shared with the results service (results/), which reports the same things over another wire.

@@ -34,3 +34,10 @@ export function workerPath(resource: WorkerResource, options: { readonly without
   if (shorter === path) throw new Error(`the '${resource}' template ends without a placeholder: ${definition.routeTemplate}`);
   return shorter;
 }
+
+/**
+ * Largest JSON report of a job (timeline records, a feed batch, the JobCompleted event with its
+ * outputs; the run-service and results wires use it too). Taken only with a job token, checked
+ * before the body is read; other JSON routes keep the server's small default.
+ */
+export const JOB_REPORT_BODY_LIMIT = 10 * 1024 * 1024;

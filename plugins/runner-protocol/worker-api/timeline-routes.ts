@@ -11,7 +11,7 @@ import { vssDate, wrappedList } from '../vss/index.js';
 import { timelineJob, type WorkerJob } from './job-access.js';
 import { newAnnotations, stepReportOf } from './record-reports.js';
 import type { MergedRecord, StoredRecord } from './records-store.js';
-import { workerPath } from './route-paths.js';
+import { JOB_REPORT_BODY_LIMIT, workerPath } from './route-paths.js';
 import { RecordsBody, TimelineBody, TimelineParams, TimelineQuery, PlanParams, type RecordsBodyType, type TimelineBodyType, type TimelineParamsType, type PlanParamsType } from './schemas.js';
 import { normalizeRecord, viewRecord, type RecordJson } from './timeline-record.js';
 import { planSecurity, WorkerVssError } from './worker-errors.js';
@@ -20,7 +20,7 @@ import type { WorkerRouteDeps } from './worker-deps.js';
 export function registerTimelineRoutes(app: FastifyInstance, deps: WorkerRouteDeps): void {
   app.patch<{ Params: TimelineParamsType; Body: RecordsBodyType }>(
     workerPath('records'),
-    { schema: { params: TimelineParams, body: RecordsBody } },
+    { schema: { params: TimelineParams, body: RecordsBody }, bodyLimit: JOB_REPORT_BODY_LIMIT },
     async (request) => {
       const worker = await timelineJob(deps.engine, request);
       const incoming = request.body.value.map((raw, index) => normalizeRecord(raw, `records[${index}]`));
@@ -53,7 +53,7 @@ export function registerTimelineRoutes(app: FastifyInstance, deps: WorkerRouteDe
 
   app.post<{ Params: PlanParamsType; Body: TimelineBodyType }>(
     workerPath('timelines', { withoutLast: true }),
-    { schema: { params: PlanParams, body: TimelineBody } },
+    { schema: { params: PlanParams, body: TimelineBody }, bodyLimit: JOB_REPORT_BODY_LIMIT },
     async (request) => {
       const worker = await timelineJob(deps.engine, request);
       if (request.body.id.toLowerCase() === worker.scope.timelineId) {
