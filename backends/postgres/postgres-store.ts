@@ -2,7 +2,7 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { UnavailableError, type BackendContext, type Store, type StoreBackend } from '../../core/kernel/index.js';
 import type { AnyKysely, DatabaseCapabilities } from '../../core/ports/index.js';
-import { createSqlStore } from '../sql/index.js';
+import { createSqlStore, StoredTextPlugin } from '../sql/index.js';
 import { parsePostgresUrl } from './connection-url.js';
 import { TYPE_PARSERS } from './type-parsers.js';
 
@@ -32,7 +32,7 @@ export async function createPostgresStore(context: BackendContext, options: Post
   });
   // An idle connection that dies emits on the pool; without a listener that would crash the process.
   pool.on('error', (error) => context.logger.warn({ err: error }, 'an idle PostgreSQL connection failed'));
-  const kysely = new Kysely<object>({ dialect: new PostgresDialect({ pool }) });
+  const kysely = new Kysely<object>({ dialect: new PostgresDialect({ pool }), plugins: [new StoredTextPlugin()] });
 
   let schema: string;
   try {

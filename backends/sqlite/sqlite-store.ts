@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { Kysely } from 'kysely';
 import { UnavailableError, type BackendContext, type Store, type StoreBackend } from '../../core/kernel/index.js';
 import type { DatabaseCapabilities } from '../../core/ports/index.js';
-import { createSqlStore } from '../sql/index.js';
+import { createSqlStore, StoredTextPlugin } from '../sql/index.js';
 import { bindableDatabase, openSqlite, SvcSqliteDialect } from './sqlite-database.js';
 import { MEMORY, resolveSqliteLocation } from './sqlite-location.js';
 
@@ -27,7 +27,7 @@ export async function createSqliteStore(context: BackendContext): Promise<Store>
       cause: error,
     });
   }
-  const kysely = new Kysely<object>({ dialect: new SvcSqliteDialect({ database: bindableDatabase(connection) }) });
+  const kysely = new Kysely<object>({ dialect: new SvcSqliteDialect({ database: bindableDatabase(connection) }), plugins: [new StoredTextPlugin()] });
   context.logger.debug({ location }, 'sqlite store opened');
 
   return createSqlStore({ kysely, capabilities: SQLITE_CAPABILITIES, clock: context.clock });

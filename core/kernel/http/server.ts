@@ -1,5 +1,6 @@
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Logger } from '../logger.js';
+import { boundNumbersInSchemas } from './bounded-numbers.js';
 import { installErrorHandling } from './error-handler.js';
 import { capConnectionsPerIp, connectionsCheckingInterval, DEFAULT_HTTP_LIMITS, type HttpLimits } from './http-limits.js';
 import { recordRoutes } from './route-table.js';
@@ -43,6 +44,7 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
     ajv: { customOptions: { allErrors: false, removeAdditional: false, coerceTypes: 'array' } },
   }) as unknown as FastifyInstance;
   recordRoutes(app, bodyLimit);
+  boundNumbersInSchemas(app);
   capConnectionsPerIp(app.server, limits, options.logger);
   app.addHook('onResponse', async (request, reply) => {
     request.log.debug({ method: request.method, url: request.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');

@@ -62,6 +62,8 @@ export function createRecordsStore(db: WorkerDb, clock: Clock, rowLocks: boolean
       return row ? toStored(row) : undefined;
     },
     async merge(scope, incoming) {
+      // An empty update changes nothing (and `in ()` is no SQL PostgreSQL takes).
+      if (incoming.length === 0) return [];
       const now = clock.now();
       return db.transaction().execute(async (tx) => {
         const ids = [...new Set(incoming.map((record) => String(record['id'])))];
