@@ -5,6 +5,8 @@ export interface RouteEntry {
   readonly method: string;
   readonly url: string;
   readonly bodyLimit: number;
+  /** The body's JSON Schema as the route declared it, if any. */
+  readonly bodySchema: unknown;
 }
 
 const tables = new WeakMap<object, RouteEntry[]>();
@@ -15,7 +17,7 @@ export function recordRoutes(app: FastifyInstance, defaultBodyLimit: number): vo
   tables.set(app, entries);
   app.addHook('onRoute', (route: RouteOptions) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
-    for (const method of methods) entries.push({ method: String(method), url: route.url, bodyLimit: route.bodyLimit ?? defaultBodyLimit });
+    for (const method of methods) entries.push({ method: String(method), url: route.url, bodyLimit: route.bodyLimit ?? defaultBodyLimit, bodySchema: route.schema?.body });
   });
 }
 
