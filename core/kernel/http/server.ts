@@ -8,7 +8,7 @@ import { runnerSocketServerFactory } from './runner-socket-server.js';
 
 /**
  * Largest body a route reads unless it says otherwise (`bodyLimit` in its options): requests and
- * reports are kilobytes; the few routes that take more name their limit (see route-table.test.ts).
+ * reports are kilobytes; the few routes that take more name their limit (test/kernel/http-limits.test.ts lists them).
  */
 export const DEFAULT_BODY_LIMIT = 64 * 1024;
 
