@@ -8,6 +8,8 @@ import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
 import { describe, it, type TestContext } from 'node:test';
 import { createHost, createSilentLogger, DEFAULT_BODY_LIMIT, defaultCatalog, routeTable, type Host } from '../../core/kernel/index.js';
+import { listeningRunner } from '../runner-protocol/listener-fixture.js';
+import { runnerHost } from '../runner-protocol/runner-host.js';
 import { createHostEnv } from '../support/host-env.js';
 import { onCleanup } from '../support/services.js';
 
@@ -187,6 +189,14 @@ describe('slow clients', () => {
       clearInterval(drip);
       socket.destroy();
     }
+  });
+
+  it('a runner’s long poll outlasts SVC_HTTP_IDLE_TIMEOUT_SECS: the poll holds its own connection', async (t) => {
+    const h = await runnerHost(t, { env: { SVC_HTTP_IDLE_TIMEOUT_SECS: '1' }, plugin: { timings: { pollHoldMs: 3000 } } });
+    const listener = await listeningRunner(h, 'idle-01');
+    const empty = await listener.poll();
+    assert.equal(empty.result.status, 204, 'the hold ended with the empty answer, not a closed connection');
+    assert.ok(empty.elapsedMs >= 2500, `held ${empty.elapsedMs.toFixed(0)} ms`);
   });
 
   it('SVC_MAX_CONNECTIONS_PER_IP: the connection past the cap is closed at once; a freed slot is usable again', async (t) => {
