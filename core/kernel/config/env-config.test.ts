@@ -110,6 +110,27 @@ describe('SVC_* environment', () => {
   });
 });
 
+describe('HTTP limits (SVC_HTTP_*_TIMEOUT_SECS in seconds, SVC_MAX_CONNECTIONS_PER_IP)', () => {
+  const cases: [string, string, (c: ReturnType<typeof readEnvConfig>) => number, number, boolean][] = [
+    ['SVC_HTTP_HEADERS_TIMEOUT_SECS', '', (c) => c.http.headersTimeoutMs, 30_000, false],
+    ['SVC_HTTP_HEADERS_TIMEOUT_SECS', '5', (c) => c.http.headersTimeoutMs, 5_000, false],
+    ['SVC_HTTP_HEADERS_TIMEOUT_SECS', '0', (c) => c.http.headersTimeoutMs, 30_000, true],
+    ['SVC_HTTP_REQUEST_TIMEOUT_SECS', 'slow', (c) => c.http.requestTimeoutMs, 600_000, true],
+    ['SVC_HTTP_REQUEST_TIMEOUT_SECS', '10', (c) => c.http.headersTimeoutMs, 10_000, false],
+    ['SVC_HTTP_IDLE_TIMEOUT_SECS', '90', (c) => c.http.idleTimeoutMs, 90_000, false],
+    ['SVC_MAX_CONNECTIONS_PER_IP', '', (c) => c.http.maxConnectionsPerIp, 256, false],
+    ['SVC_MAX_CONNECTIONS_PER_IP', '0', (c) => c.http.maxConnectionsPerIp, 0, false],
+    ['SVC_MAX_CONNECTIONS_PER_IP', '-1', (c) => c.http.maxConnectionsPerIp, 256, true],
+  ];
+  for (const [name, raw, read, expected, warns] of cases) {
+    it(`${name}='${raw}' gives ${expected}`, () => {
+      const config = readEnvConfig({ [name]: raw });
+      assert.equal(read(config), expected);
+      assert.equal(config.warnings.some((w) => w.includes(name)), warns, 'a fallback is reported as a warning');
+    });
+  }
+});
+
 describe('numeric knobs fall back as the spec table says', () => {
   const cases: [string, string, (c: ReturnType<typeof readEnvConfig>) => number, number][] = [
     ['SVC_WEBHOOK_WATCHDOG_INTERVAL_SECS', '3', (c) => c.webhook.watchdogIntervalSecs, 10],
