@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AgentsStore } from '../store/index.js';
+import { POOL_ID_SCHEMA, type AgentsStore } from '../store/index.js';
 import { tokenUrl, type RunnerUrls } from '../urls/index.js';
 import { wrappedList } from '../vss/index.js';
 import { parseAgentBody } from './agent-body.js';
@@ -18,11 +18,11 @@ export interface AgentRoutesDeps {
 type PoolParams = { poolId: number };
 type AgentParams = { poolId: number; agentId: number };
 
-const poolParams = { type: 'object', required: ['poolId'], properties: { poolId: { type: 'integer', minimum: 0 } } } as const;
+const poolParams = { type: 'object', required: ['poolId'], properties: { poolId: POOL_ID_SCHEMA } } as const;
 const agentParams = {
   type: 'object',
   required: ['poolId', 'agentId'],
-  properties: { poolId: { type: 'integer', minimum: 0 }, agentId: { type: 'integer', minimum: 1 } },
+  properties: { poolId: POOL_ID_SCHEMA, agentId: { type: 'integer', minimum: 1 } },
 } as const;
 const listQuery = { type: 'object', properties: { agentName: { type: 'string' } } } as const;
 

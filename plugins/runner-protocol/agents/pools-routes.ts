@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AgentsStore, PoolsStore } from '../store/index.js';
+import { POOL_ID_SCHEMA, type AgentsStore, type PoolsStore } from '../store/index.js';
 import { VssError, wrappedList } from '../vss/index.js';
 import { taskAgentPoolWire } from './agent-wire.js';
 
@@ -8,7 +8,7 @@ export const POOLS_PATH = '/_apis/distributedtask/pools';
 const poolIdParams = {
   type: 'object',
   required: ['poolId'],
-  properties: { poolId: { type: 'integer', minimum: 0 } },
+  properties: { poolId: POOL_ID_SCHEMA },
 } as const;
 
 const poolsQuery = {

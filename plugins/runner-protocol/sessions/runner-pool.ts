@@ -1,11 +1,11 @@
-import type { AgentRecord, PoolsStore } from '../store/index.js';
+import { POOL_ID_SCHEMA, type AgentRecord, type PoolsStore } from '../store/index.js';
 import { VssError } from '../vss/index.js';
 
 /** Route parameters of every session, message and job-request route (`…/pools/{poolId}/…`). */
 export const poolIdParamsSchema = {
   type: 'object',
   required: ['poolId'],
-  properties: { poolId: { type: 'integer', minimum: 0 } },
+  properties: { poolId: POOL_ID_SCHEMA },
 } as const;
 
 /**

@@ -1,4 +1,4 @@
-export { runnerProtocolMigrations, DEFAULT_POOL_ID, BUILT_IN_POOL_ID } from './migrations.js';
+export { runnerProtocolMigrations, DEFAULT_POOL_ID, BUILT_IN_POOL_ID, POOL_ID_SCHEMA } from './migrations.js';
 export { runnerDb, nextRunnerId, type RunnerDb, type RunnerExecutor } from './runner-db.js';
 export type { RunnerJobRequestsTable, RunnerMessagesTable, RunnerSessionsTable, RunnerTables } from './tables.js';
 export type { AgentDraft, AgentLabel, AgentRecord, AgentStatus, LabelType, PoolRecord, RsaPublicKey } from './records.js';

@@ -1,5 +1,8 @@
 import type { AnyKysely, Migration } from '../../../core/ports/index.js';
 
+/** A pool id's schema at the edge: pool ids are an `integer` column (int4 on PostgreSQL). */
+export const POOL_ID_SCHEMA = { type: 'integer', minimum: 0, maximum: 2_147_483_647 } as const;
+
 /** Pool ids fixed by the first migration. */
 export const DEFAULT_POOL_ID = 1;
 export const BUILT_IN_POOL_ID = 2;
