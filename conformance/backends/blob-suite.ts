@@ -5,6 +5,8 @@
 import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
 import { describe, test, type TestContext } from 'node:test';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { AuthError, InputError, type BlobBackendInstance } from '../../core/kernel/index.js';
 import type { BlobInfo } from '../../core/ports/index.js';
 import type { ManualClock } from '../../test/support/manual-clock.js';
@@ -39,6 +41,51 @@ function parseSigned(path: string): { key: string; query: Record<string, string>
 
 function refusedWith(code: string) {
   return (error: unknown): boolean => error instanceof AuthError && error.code === code && error.status === 401;
+}
+
+/** Bytes `[offset, offset + length)` of a blob whose every 4-byte word depends on its writer (`seed`) and position. */
+function pattern(seed: number, offset: number, length: number): Buffer {
+  const start = offset - (offset % 4);
+  const words = Buffer.alloc(Math.ceil((offset + length - start) / 4) * 4);
+  for (let i = 0; i < words.length; i += 4) words.writeUInt32BE(((start + i) ^ Math.imul(seed, 0x9e3779b1)) >>> 0, i);
+  return words.subarray(offset - start, offset - start + length);
+}
+
+/** A streamed blob of `size` bytes of `pattern(seed)`, in 64 KiB pieces. */
+function patterned(seed: number, size: number, onPiece?: (offset: number) => Promise<void>, piece = 64 * 1024): Readable {
+  return Readable.from(
+    (async function* () {
+      for (let offset = 0; offset < size; offset += piece) {
+        await onPiece?.(offset);
+        yield pattern(seed, offset, Math.min(piece, size - offset));
+        // Let other writers (and the store's I/O) run between pieces, so concurrent puts interleave.
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    })(),
+    { objectMode: false, highWaterMark: piece },
+  );
+}
+
+async function bytesOf(stream: Readable): Promise<Buffer> {
+  return (await readAll(stream)) ?? Buffer.alloc(0);
+}
+
+/** `gc()` for mechanism checks of live memory (garbage is not what a store holds on to). */
+function collector(): () => void {
+  setFlagsFromString('--expose-gc');
+  return runInNewContext('gc') as () => void;
+}
+
+/**
+ * Live heap plus Buffer memory, after full collections. Buffers' memory is released by a
+ * background sweeper after a collection, so a turn of the event loop passes before the second.
+ */
+async function liveBytes(gc: () => void): Promise<number> {
+  gc();
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  gc();
+  const usage = process.memoryUsage();
+  return usage.heapUsed + usage.arrayBuffers;
 }
 
 export function blobSuite(name: string, factory: BlobHarnessFactory, options: SuiteOptions = {}): void {
@@ -102,6 +149,59 @@ export function blobSuite(name: string, factory: BlobHarnessFactory, options: Su
       // Once its children are gone, a former prefix can hold a blob itself.
       await blobs.store.put('logs/run-1', Buffer.from('now a file'));
       assert.equal((await blobs.store.stat('logs/run-1'))?.size, 10);
+    });
+
+    test('concurrent writers of one key: the result is one whole blob of one writer', async (t) => {
+      const { blobs } = await factory(t);
+      const size = 2 * 1024 * 1024 + 12_345; // several parts in a chunked store
+      const writers = [1, 2, 3, 4];
+      const expected = await Promise.all(writers.map((seed) => bytesOf(patterned(seed, size))));
+      const results = await Promise.allSettled(writers.map((seed) => blobs.store.put('cache/contended.bin', patterned(seed, size))));
+      assert.deepEqual(results.map((result) => result.status), writers.map(() => 'fulfilled'));
+      const stored = await readAll(await blobs.store.get('cache/contended.bin'));
+      assert.ok(stored !== undefined);
+      assert.equal(stored.length, size);
+      assert.ok(expected.some((bytes) => bytes.equals(stored)), 'the stored blob is exactly one writer\'s');
+      assert.equal((await blobs.store.stat('cache/contended.bin'))?.size, size);
+      assert.deepEqual(await keys(blobs.store.list('cache/')), ['cache/contended.bin']);
+    });
+
+    test('a 64 MiB blob streams in and out with bounded memory', async (t) => {
+      const { blobs } = await factory(t);
+      const gc = collector();
+      const size = 64 * 1024 * 1024;
+      const sampleEvery = 4 * 1024 * 1024;
+      const baseline = await liveBytes(gc);
+      let peak = 0;
+      // Sampled as the store pulls the source: what it holds while the rest is still to come.
+      const source = patterned(7, size, async (offset) => {
+        if (offset % sampleEvery === 0 && offset > 0) peak = Math.max(peak, (await liveBytes(gc)) - baseline);
+      });
+      assert.equal((await blobs.store.put('artifacts/large.bin', source)).size, size);
+      const writePeak = peak;
+
+      // What a store keeps for the whole process (a connection pool's buffers) is not the blob's.
+      const readBaseline = await liveBytes(gc);
+      peak = 0;
+      const stream = await blobs.store.get('artifacts/large.bin');
+      assert.ok(stream !== undefined);
+      let consumed = 0;
+      for await (const chunk of stream as AsyncIterable<Buffer>) {
+        // Compared as the bytes arrive, so the test keeps nothing of the blob either.
+        if (!chunk.equals(pattern(7, consumed, chunk.length))) assert.fail(`bytes differ in the ${chunk.length} bytes at offset ${consumed}`);
+        const before = consumed;
+        consumed += chunk.length;
+        if (Math.floor(before / sampleEvery) !== Math.floor(consumed / sampleEvery)) {
+          // A slow reader: a store that reads ahead of it gets the time to (and is then caught).
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          peak = Math.max(peak, (await liveBytes(gc)) - readBaseline);
+        }
+      }
+      assert.equal(consumed, size);
+      const limit = size / 8;
+      t.diagnostic(`live memory growth: writing ${Math.round(writePeak / 2 ** 20)} MiB, reading ${Math.round(peak / 2 ** 20)} MiB (blob ${size / 2 ** 20} MiB)`);
+      assert.ok(writePeak < limit, `writing held ${Math.round(writePeak / 2 ** 20)} MiB live (limit ${limit / 2 ** 20} MiB)`);
+      assert.ok(peak < limit, `reading held ${Math.round(peak / 2 ** 20)} MiB live (limit ${limit / 2 ** 20} MiB)`);
     });
 
     test('bad keys are refused with an input error', async (t) => {

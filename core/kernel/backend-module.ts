@@ -41,6 +41,8 @@ export interface BlobBackendInstance {
 export interface BlobBackendContext extends BackendContext {
   /** HMAC key for signed URLs, kept in the credential store. */
   readonly signingKey: string;
+  /** The opened store, for a backend that keeps blobs in it (postgres); the kernel always passes it. */
+  readonly store?: Store;
 }
 
 export interface BlobBackend {

@@ -54,6 +54,7 @@ export async function openBackends(
       ...base,
       logger: logger.child({ backend: `blobs:${blobBackend.id}` }),
       signingKey: await ensureSecret(credentials, BLOB_SIGNING_KEY_NAME, ids),
+      store,
     });
     const snapshotBackend = await pick(catalog.snapshots, selection.snapshots.id, 'snapshot')();
     const snapshots = await snapshotBackend.create({ ...base, logger: logger.child({ backend: `snapshots:${snapshotBackend.id}` }) });
