@@ -6,9 +6,13 @@ import { createHmacUrlSigner } from './hmac-url-signer.js';
 
 export const BLOB_DIRECTORY = 'blobs';
 
-/** Blobs under `<dataDir>/blobs`, signed URLs with the credential store's key. */
+/**
+ * Blobs under `<dataDir>/blobs`, or in the shared directory SVC_BLOB_DIR names (several nodes
+ * may write there at once: see filesystem-blob-store.ts); signed URLs with the credential
+ * store's key.
+ */
 export async function createFilesystemBlobs(context: BlobBackendContext): Promise<BlobBackendInstance> {
-  const root = join(context.dataDir, BLOB_DIRECTORY);
+  const root = context.directory ?? join(context.dataDir, BLOB_DIRECTORY);
   await mkdir(root, { recursive: true });
   return {
     store: createFilesystemBlobStore(root, context.clock),

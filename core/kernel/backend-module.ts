@@ -43,6 +43,8 @@ export interface BlobBackendContext extends BackendContext {
   readonly signingKey: string;
   /** The opened store, for a backend that keeps blobs in it (postgres); the kernel always passes it. */
   readonly store?: Store;
+  /** The directory the filesystem backend keeps blobs in instead of `<dataDir>/blobs` (SVC_BLOB_DIR). */
+  readonly directory?: string;
 }
 
 export interface BlobBackend {

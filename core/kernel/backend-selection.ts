@@ -5,6 +5,8 @@ import type { PluginsFile } from './plugins-file.js';
 export interface BackendChoice {
   readonly id: string;
   readonly url?: string;
+  /** Where a directory backend keeps its files when not under the data dir (SVC_BLOB_DIR). */
+  readonly directory?: string;
 }
 
 export interface BackendSelection {
@@ -42,5 +44,27 @@ export function selectBackends(file: PluginsFile, env: EnvConfig): BackendSelect
   }
   const notifierUrl = notifierId === 'redis' ? env.redisUrl : notifierId === 'postgres' ? dbUrl : undefined;
   const notifier: BackendChoice = notifierUrl === undefined ? { id: notifierId } : { id: notifierId, url: notifierUrl };
-  return { store, notifier, blobs: { id: file.backends.blobs }, snapshots: { id: file.backends.snapshots } };
+  return { store, notifier, blobs: selectBlobs(file, env, storeId), snapshots: { id: file.backends.snapshots } };
+}
+
+/**
+ * `blobs = "auto"`: SVC_BLOB_DIR when set (a directory every node reaches), PostgreSQL with the
+ * PostgreSQL store (every node reaches it already), else the filesystem under the data dir.
+ * SVC_BLOB_DIR also places an explicit `filesystem`; it contradicts an explicit `postgres`.
+ */
+function selectBlobs(file: PluginsFile, env: EnvConfig, storeId: string): BackendChoice {
+  const chosen = file.backends.blobs;
+  const directory = env.blobDir;
+  if (chosen === 'postgres') {
+    if (directory !== undefined) {
+      throw new ConfigError(`${file.path} selects blobs "postgres", but SVC_BLOB_DIR is set too; unset one of them (or use blobs = "auto")`);
+    }
+    if (storeId !== 'postgres') {
+      throw new ConfigError(`${file.path} selects blobs "postgres", which needs the PostgreSQL store (SVC_DATABASE_URL=postgres://...)`);
+    }
+    return { id: 'postgres' };
+  }
+  if (directory !== undefined) return { id: 'filesystem', directory };
+  if (chosen === 'auto' && storeId === 'postgres') return { id: 'postgres' };
+  return { id: 'filesystem' };
 }

@@ -55,6 +55,7 @@ export async function openBackends(
       logger: logger.child({ backend: `blobs:${blobBackend.id}` }),
       signingKey: await ensureSecret(credentials, BLOB_SIGNING_KEY_NAME, ids),
       store,
+      ...(selection.blobs.directory === undefined ? {} : { directory: selection.blobs.directory }),
     });
     const snapshotBackend = await pick(catalog.snapshots, selection.snapshots.id, 'snapshot')();
     const snapshots = await snapshotBackend.create({ ...base, logger: logger.child({ backend: `snapshots:${snapshotBackend.id}` }) });

@@ -42,6 +42,7 @@ export const notifierBackends: Readonly<Record<string, () => Promise<NotifierBac
 
 export const blobBackends: Readonly<Record<string, () => Promise<BlobBackend>>> = {
   filesystem: async () => (await import('../../backends/fs-blobs/index.js')).filesystemBlobs,
+  postgres: async () => (await import('../../backends/postgres/index.js')).postgresBlobs,
 };
 
 export const snapshotBackends: Readonly<Record<string, () => Promise<SnapshotBackend>>> = {

@@ -22,7 +22,7 @@ export const PluginsFileSchema = {
       properties: {
         store: choice('sqlite', 'postgres'),
         notifier: choice('auto', 'in-process', 'postgres', 'redis'),
-        blobs: choice('filesystem'),
+        blobs: choice('auto', 'filesystem', 'postgres'),
         snapshots: choice('git'),
       },
     },
@@ -43,7 +43,7 @@ export interface PluginsFileData {
   readonly backends?: {
     readonly store?: 'sqlite' | 'postgres';
     readonly notifier?: 'auto' | 'in-process' | 'postgres' | 'redis';
-    readonly blobs?: 'filesystem';
+    readonly blobs?: 'auto' | 'filesystem' | 'postgres';
     readonly snapshots?: 'git';
   };
   readonly plugin?: readonly ({ readonly id: string } | { readonly package: string } | { readonly path: string })[];
@@ -59,7 +59,7 @@ export interface PluginsFile {
   readonly backends: {
     readonly store: 'sqlite' | 'postgres';
     readonly notifier: 'auto' | 'in-process' | 'postgres' | 'redis';
-    readonly blobs: 'filesystem';
+    readonly blobs: 'auto' | 'filesystem' | 'postgres';
     readonly snapshots: 'git';
   };
   readonly plugins: readonly PluginSource[];
@@ -90,7 +90,7 @@ export function toPluginsFile(path: string, data: PluginsFileData): PluginsFile 
     backends: {
       store: data.backends?.store ?? 'sqlite',
       notifier: data.backends?.notifier ?? 'auto',
-      blobs: data.backends?.blobs ?? 'filesystem',
+      blobs: data.backends?.blobs ?? 'auto',
       snapshots: data.backends?.snapshots ?? 'git',
     },
     plugins,

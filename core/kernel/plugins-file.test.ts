@@ -7,7 +7,7 @@ const FILE = '/opt/svc/plugins.toml';
 describe('plugins.toml', () => {
   it('reads backends and plugins by id, package and path', () => {
     const file = parsePluginsFile(FILE, '[backends]\nstore = "postgres"\n[[plugin]]\nid = "blobs"\n[[plugin]]\npackage = "@acme/svc-audit"\n[[plugin]]\npath = "./local.js"\n');
-    assert.deepEqual(file.backends, { store: 'postgres', notifier: 'auto', blobs: 'filesystem', snapshots: 'git' });
+    assert.deepEqual(file.backends, { store: 'postgres', notifier: 'auto', blobs: 'auto', snapshots: 'git' });
     assert.deepEqual(file.plugins, [
       { kind: 'builtin', id: 'blobs' },
       { kind: 'package', name: '@acme/svc-audit' },
@@ -17,7 +17,7 @@ describe('plugins.toml', () => {
 
   it('defaults to the embedded store and no plugins', () => {
     const file = parsePluginsFile(FILE, '');
-    assert.deepEqual(file.backends, { store: 'sqlite', notifier: 'auto', blobs: 'filesystem', snapshots: 'git' });
+    assert.deepEqual(file.backends, { store: 'sqlite', notifier: 'auto', blobs: 'auto', snapshots: 'git' });
     assert.deepEqual(file.plugins, []);
   });
 

@@ -41,6 +41,8 @@ export interface EnvConfig {
    * reach out to the forge only when asked to (action downloads) check this, not the default URL.
    */
   readonly forgeConfigured: boolean;
+  /** SVC_BLOB_DIR: a directory every node reaches (e.g. NFS) holding the blobs; unset = the default store. */
+  readonly blobDir: string | undefined;
   /** Directory of bare action repositories (`<dir>/<owner>/<repo>.git`) served to runners before the forge. */
   readonly actionsMirrorDir: string | undefined;
   readonly webhookSecret: string | undefined;
@@ -236,6 +238,7 @@ export function readEnvConfig(env: Env): EnvConfig {
     forgeApiUrl: httpUrl('SVC_FORGE_API_URL', env.SVC_FORGE_API_URL) ?? DEFAULT_FORGE_API_URL,
     forgeToken: nonEmpty(env.SVC_FORGE_TOKEN),
     forgeConfigured: nonEmpty(env.SVC_FORGE_API_URL?.trim()) !== undefined || nonEmpty(env.SVC_FORGE_TOKEN) !== undefined,
+    blobDir: absolutePath('SVC_BLOB_DIR', env.SVC_BLOB_DIR),
     actionsMirrorDir: absolutePath('SVC_ACTIONS_MIRROR_DIR', env.SVC_ACTIONS_MIRROR_DIR),
     webhookSecret: nonEmpty(env.SVC_WEBHOOK_SECRET),
     enableAppRegistration: switchOffByDefault(env.SVC_ENABLE_APP_REGISTRATION),

@@ -10,6 +10,8 @@ const ajv = compileSchema(PluginsFileSchema);
 const VALID = [
   '',
   '[backends]\nstore = "postgres"\nnotifier = "redis"\nblobs = "filesystem"\nsnapshots = "git"\n',
+  '[backends]\nblobs = "auto"\n',
+  '[backends]\nblobs = "postgres"\n',
   '[[plugin]]\nid = "engine"\n[[plugin]]\npackage = "@acme/svc-audit"\n[[plugin]]\npath = "./local.js"\n',
   '[backends]\n[[plugin]]\nid = "a-1"\n',
 ];
