@@ -11,6 +11,12 @@ export const BLOB_CHUNK_BYTES = 1024 * 1024;
 const STALE_UPLOAD_MS = 24 * 60 * 60 * 1000;
 const SWEEP_EVERY_MS = 60 * 60 * 1000;
 const LIST_PAGE = 500;
+/**
+ * Chunk statements one stream keeps in flight, each on its own pooled connection: a chunk's
+ * round trip (hex encoding, TOAST) overlaps the next one's. Also the most chunks a put or get
+ * holds in memory at once, whatever the blob's size.
+ */
+const PIPELINE = 3;
 /** First half of the advisory lock key taken per blob key while its row is switched. */
 const LOCK_SPACE = 0x5bb0b;
 
@@ -141,13 +147,36 @@ export function createPostgresBlobStore(options: PostgresBlobStoreOptions): Blob
   async function writeChunks(generation: string, data: Buffer | Readable): Promise<{ size: number; chunks: number }> {
     let size = 0;
     let index = 0;
+    const inFlight = new Set<Promise<void>>();
+    let failure: { error: unknown } | undefined;
     const insert = async (bytes: Buffer): Promise<void> => {
-      await sql`insert into svc_blob_chunks (generation, idx, data) values (${generation}, ${index}, ${bytes})`.execute(db);
+      const statement = sql`insert into svc_blob_chunks (generation, idx, data) values (${generation}, ${index}, ${bytes})`
+        .execute(db)
+        .then(
+          () => undefined,
+          (error: unknown) => void (failure ??= { error }),
+        )
+        .finally(() => inFlight.delete(statement));
+      inFlight.add(statement);
       index += 1;
+      if (inFlight.size >= PIPELINE) await Promise.race(inFlight);
+      if (failure !== undefined) throw failure.error;
     };
+    try {
+      const written = await writeAll(data, insert, (bytes) => (size += bytes));
+      await Promise.all(inFlight);
+      if (failure !== undefined) throw failure.error;
+      return { size: written ?? size, chunks: index };
+    } finally {
+      // Whatever failed, no insert may land after the caller discards the generation.
+      await Promise.all(inFlight);
+    }
+  }
+
+  async function writeAll(data: Buffer | Readable, insert: (bytes: Buffer) => Promise<void>, count: (bytes: number) => void): Promise<number | undefined> {
     if (Buffer.isBuffer(data)) {
       for (let offset = 0; offset < data.length; offset += chunkBytes) await insert(data.subarray(offset, offset + chunkBytes));
-      return { size: data.length, chunks: index };
+      return data.length;
     }
     let pending: Buffer[] = [];
     let pendingBytes = 0;
@@ -155,7 +184,7 @@ export function createPostgresBlobStore(options: PostgresBlobStoreOptions): Blob
       const bytes = typeof piece === 'string' ? Buffer.from(piece) : Buffer.isBuffer(piece) ? piece : Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength);
       pending.push(bytes);
       pendingBytes += bytes.length;
-      size += bytes.length;
+      count(bytes.length);
       while (pendingBytes >= chunkBytes) {
         const joined = pending.length === 1 ? (pending[0] as Buffer) : Buffer.concat(pending, pendingBytes);
         await insert(joined.subarray(0, chunkBytes));
@@ -165,13 +194,27 @@ export function createPostgresBlobStore(options: PostgresBlobStoreOptions): Blob
       }
     }
     if (pendingBytes > 0) await insert(pending.length === 1 ? (pending[0] as Buffer) : Buffer.concat(pending, pendingBytes));
-    return { size, chunks: index };
+    return undefined;
+  }
+
+  /** Chunk `index` of a generation, never rejecting (a read ahead nobody awaits must not either). */
+  function fetchChunk(generation: string, index: number): Promise<{ data: Buffer | undefined } | { error: unknown }> {
+    return sql<{ data: Buffer }>`select data from svc_blob_chunks where generation = ${generation} and idx = ${index}`
+      .execute(db)
+      .then(
+        (result) => ({ data: result.rows[0]?.data }),
+        (error: unknown) => ({ error }),
+      );
   }
 
   async function* readChunks(blob: BlobRow): AsyncGenerator<Buffer> {
+    const ahead: Promise<{ data: Buffer | undefined } | { error: unknown }>[] = [];
+    let next = 0;
     for (let index = 0; index < blob.chunks; index += 1) {
-      const result = await sql<{ data: Buffer }>`select data from svc_blob_chunks where generation = ${blob.generation} and idx = ${index}`.execute(db);
-      const data = result.rows[0]?.data;
+      while (next < blob.chunks && ahead.length < PIPELINE) ahead.push(fetchChunk(blob.generation, next++));
+      const fetched = await (ahead.shift() as Promise<{ data: Buffer | undefined } | { error: unknown }>);
+      if ('error' in fetched) throw fetched.error;
+      const data = fetched.data;
       if (data === undefined) {
         const now = await row(blob.key);
         if (now?.generation !== blob.generation) {
