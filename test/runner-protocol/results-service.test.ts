@@ -9,16 +9,23 @@
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
 import type { RunnerJobRequestBody } from '../../core/protocol/index.js';
+import type { BlobStore } from '../../core/ports/index.js';
 import { tempDir } from '../support/services.js';
 import { delay, queueRun } from './listener-fixture.js';
 import { RUNNER_BACKENDS, runnerHost, type RunnerHost, type StoreKind } from './runner-host.js';
 import { ScriptedBroker } from './scripted-broker.js';
 import { ScriptedRunner } from './scripted-runner.js';
 import { send, type HttpResult } from './vss-client.js';
+
+async function readBlob(store: BlobStore, key: string): Promise<Buffer | undefined> {
+  const stream = await store.get(key);
+  if (stream === undefined) return undefined;
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream as AsyncIterable<Buffer>) chunks.push(chunk);
+  return Buffer.concat(chunks);
+}
 
 const RECEIVER = 'twirp/results.services.receiver.Receiver/';
 const STEPS_UPDATE = 'twirp/github.actions.results.api.v1.WorkflowStepUpdateService/WorkflowStepsUpdate';
@@ -185,7 +192,7 @@ function step(id: string, number: number, name: string, status: number, conclusi
 for (const backend of RUNNER_BACKENDS) {
   describe(`results service: the Worker in run-service mode (${backend.kind})`, { skip: backend.skip }, () => {
     it('steps, logs, a summary and completejob land in the run as the legacy reports do', async (t) => {
-      const { h, dataDir, broker, job } = await acquiredJob(t, backend.kind);
+      const { h, broker, job } = await acquiredJob(t, backend.kind);
       const w = new ResultsClient(job);
       const setup = randomUUID();
       const complete = randomUUID();
@@ -275,9 +282,11 @@ for (const backend of RUNNER_BACKENDS) {
       assert.deepEqual((await runLogs(h, job.runId, '?job=build&step=2')).map((line) => line.slice(29)), ['##[group]Run echo hello', 'echo hello', '##[endgroup]', 'hello', 'multi', 'done']);
       assert.deepEqual((await runLogs(h, job.runId, '?job=build&step=1')).map((line) => line.slice(29)), ['Current runner version: 2.337.0', 'Complete job name: build']);
 
-      const stored = await readFile(join(dataDir, 'blobs', 'runner-attachments', String(job.runId), String(job.jobId), '1', job.jobRecordId, 'Checks.Step.Summary', job.stepId));
+      // Read through the store: the data dir's files with SQLite, PostgreSQL's rows with PostgreSQL.
+      const attachments = `runner-attachments/${job.runId}/${job.jobId}/1/${job.jobRecordId}`;
+      const stored = await readBlob(h.blobStore, `${attachments}/Checks.Step.Summary/${job.stepId}`);
       assert.deepEqual(stored, summary, 'the summary is where the legacy Checks.Step.Summary attachment is');
-      const diagnostics = await readFile(join(dataDir, 'blobs', 'runner-attachments', String(job.runId), String(job.jobId), '1', job.jobRecordId, 'Results.Core.DiagnosticLog', 'diagnostic-logs.zip'));
+      const diagnostics = await readBlob(h.blobStore, `${attachments}/Results.Core.DiagnosticLog/diagnostic-logs.zip`);
       assert.deepEqual(diagnostics, zip);
 
       assert.deepEqual(await annotations(h, job.runId), [

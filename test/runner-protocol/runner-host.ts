@@ -1,7 +1,7 @@
 import type { TestContext } from 'node:test';
 import { engineServiceRef, reportingServiceRef, type Engine, type Reporting } from '../../core/engine/index.js';
 import { coreServices, createHost, createSilentLogger, defaultCatalog, definePlugin, type Host } from '../../core/kernel/index.js';
-import type { CredentialStore, SnapshotStore } from '../../core/ports/index.js';
+import type { BlobStore, CredentialStore, SnapshotStore } from '../../core/ports/index.js';
 import { createHostEnv, TEST_SYSTEM_TOKEN } from '../support/host-env.js';
 import { ManualClock } from '../support/manual-clock.js';
 import { onCleanup, postgresSchemaUrl, requireService } from '../support/services.js';
@@ -30,6 +30,8 @@ export interface RunnerHost {
   readonly credentialStore: CredentialStore;
   /** The host's snapshot store (runs of `svc run` uploads are commits in it). */
   readonly snapshots: SnapshotStore;
+  /** The host's blob store (the data dir's with SQLite, PostgreSQL's with PostgreSQL). */
+  readonly blobStore: BlobStore;
 }
 
 export interface RunnerHostOptions {
@@ -55,11 +57,17 @@ export async function runnerHost(t: TestContext, options: RunnerHostOptions = {}
   onCleanup(t, () => hostEnv.cleanup());
   const extra = (options.plugins ?? []).map((id) => `[[plugin]]\nid = "${id}"\n\n`).join('');
   hostEnv.writePlugins(`[[plugin]]\nid = "engine"\n\n[[plugin]]\nid = "runner-protocol"\n\n${extra}[[plugin]]\nid = "${GRABBER_ID}"\n`);
-  let grabbed: { engine: Engine; reporting: Reporting; credentialStore: CredentialStore; snapshots: SnapshotStore } | undefined;
+  let grabbed: { engine: Engine; reporting: Reporting; credentialStore: CredentialStore; snapshots: SnapshotStore; blobStore: BlobStore } | undefined;
   const grabber = definePlugin({
     id: GRABBER_ID,
     apiVersion: 1,
-    deps: { engine: engineServiceRef, reporting: reportingServiceRef, credentialStore: coreServices.credentialStore, snapshots: coreServices.snapshots },
+    deps: {
+      engine: engineServiceRef,
+      reporting: reportingServiceRef,
+      credentialStore: coreServices.credentialStore,
+      snapshots: coreServices.snapshots,
+      blobStore: coreServices.blobStore,
+    },
     init: (deps) => void (grabbed = deps),
   });
   const clock = new ManualClock(Date.UTC(2030, 0, 1));
