@@ -15,9 +15,11 @@ export const BLOB_MIGRATIONS: readonly Migration[] = [
   {
     name: '001_blobs',
     async up(db) {
+      // Keys in byte order (collate "C") whatever the database's collation: a list by prefix is a
+      // range scan of the primary key, in the order the filesystem store lists.
       await db.schema
         .createTable('svc_blobs')
-        .addColumn('key', 'text', (column) => column.primaryKey())
+        .addColumn('key', 'text', (column) => column.primaryKey().modifyFront(sql`collate "C"`))
         .addColumn('generation', 'text', (column) => column.notNull())
         .addColumn('size', 'bigint', (column) => column.notNull())
         .addColumn('chunks', 'integer', (column) => column.notNull())

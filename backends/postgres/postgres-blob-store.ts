@@ -131,11 +131,12 @@ export function createPostgresBlobStore(options: PostgresBlobStoreOptions): Blob
       assertBlobPrefix(prefix);
       let after = '';
       for (;;) {
-        // Byte order (collate "C"), as the filesystem store lists; keyset pages, never all rows at once.
+        // Byte order (the column's collation is "C"), as the filesystem store lists; keyset pages
+        // of a primary-key range (`~` sorts after every character a key may hold), never all rows.
         const page = await sql<BlobRow>`
           select key, generation, size, chunks, modified_at from svc_blobs
-          where starts_with(key, ${prefix}) and key collate "C" > ${after}
-          order by key collate "C" limit ${LIST_PAGE}`.execute(db);
+          where key >= ${prefix} and key < ${`${prefix}~`} and key > ${after}
+          order by key limit ${LIST_PAGE}`.execute(db);
         for (const blob of page.rows) yield info(blob);
         if (page.rows.length < LIST_PAGE) return;
         after = page.rows[page.rows.length - 1]?.key ?? after;

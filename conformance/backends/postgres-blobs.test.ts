@@ -117,6 +117,30 @@ describe('postgres blobs: shared, chunked, checked', { skip }, () => {
     assert.equal(left.rows[0]?.n, 0);
   });
 
+  test('a list longer than a page comes whole and in byte order, from a range of the primary key', async (t) => {
+    const { store, blobs } = await openNode(t, postgresSchemaUrl(t, baseUrl).url, new ManualClock());
+    const db = store.database.kysely;
+    await sql`
+      insert into svc_blobs (key, generation, size, chunks, modified_at)
+      select 'logs/run-' || n, 'g' || n, 0, 0, 0 from generate_series(1, 1203) as n`.execute(db);
+    await sql`insert into svc_blobs (key, generation, size, chunks, modified_at) values ('logs/run_x', 'gx', 0, 0, 0), ('logsX', 'gy', 0, 0, 0)`.execute(db);
+    const listed: string[] = [];
+    for await (const info of blobs.store.list('logs/run-')) listed.push(info.key);
+    const expected = Array.from({ length: 1203 }, (_, i) => `logs/run-${i + 1}`).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    assert.deepEqual(listed, expected);
+    const collation = await sql<{ collation: string | null }>`
+      select collation_name as collation from information_schema.columns
+      where table_schema = current_schema() and table_name = 'svc_blobs' and column_name = 'key'`.execute(db);
+    assert.equal(collation.rows[0]?.collation, 'C', 'keys compare bytewise whatever the database collation');
+    // With sequential scans priced out, the plan shows whether the primary key can serve the range.
+    const plan = await db.transaction().execute(async (tx) => {
+      await sql`set local enable_seqscan = off`.execute(tx);
+      return sql<{ 'QUERY PLAN': string }>`
+        explain select key from svc_blobs where key >= ${'logs/run-1'} and key < ${'logs/run-1~'} order by key limit 500`.execute(tx);
+    });
+    assert.match(plan.rows.map((row) => row['QUERY PLAN']).join('\n'), /Index (Only )?Scan/);
+  });
+
   test('without the PostgreSQL store the backend refuses to start, naming what to set', async (t) => {
     const clock = new ManualClock();
     const dataDir = await tempDir(t);
