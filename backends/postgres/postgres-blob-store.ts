@@ -40,8 +40,8 @@ interface BlobRow {
  * streams its bytes into chunk rows under a fresh generation id (one row per chunk, each its own
  * statement, so no transaction or whole blob is held), then switches the key's row to that
  * generation in one short transaction and deletes the old generation's chunks: readers see the
- * old blob or the new one, never a mix. A get checks the generation is whole, then reads it one
- * chunk at a time as the consumer asks. Tables: blob-migrations.ts.
+ * old blob or the new one, never a mix. A get checks the generation is whole, then reads it a
+ * few chunks ahead of the consumer (PIPELINE). Tables: blob-migrations.ts.
  */
 export function createPostgresBlobStore(options: PostgresBlobStoreOptions): BlobStore {
   const { db, clock } = options;
