@@ -45,6 +45,7 @@ export function createReporter(options: ReporterOptions): Reporter {
     fetch: options.fetch ?? ((input, init) => fetch(input, init)),
     token: options.connection.token,
     timeoutMs: timings.requestTimeoutMs,
+    outageMs: timings.outageMs,
     userAgent: options.userAgent,
   };
   const now = options.now ?? (() => new Date());

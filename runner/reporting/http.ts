@@ -1,6 +1,9 @@
 /**
  * The reporter's HTTP: the job token as Bearer, JSON or octet-stream bodies, a timeout per
- * request, and the runner's transport retry (3 attempts on network errors and 5xx). A non-2xx
+ * request, and the runner's transport retry: 3 attempts on a 500; while the server is unreachable
+ * (connection refused or reset, no answer, 502/503/504: a control plane restarting, a proxy in
+ * front of it) attempts go on with back-off (1 s doubling to 5 s) for up to `outageMs` (15
+ * minutes), so a brief outage of the control plane does not fail the job. A non-2xx
  * answer is an HttpStatusError carrying the status and the body, so callers can read the
  * server's error envelope (VSS `typeKey`, run-service `statusCode`).
  */
@@ -34,6 +37,8 @@ export interface HttpOptions {
   readonly userAgent: string;
   /** Pause before a transport retry (tests shorten it). */
   readonly retryDelayMs?: number;
+  /** How long an unreachable server is retried before the call fails (default 15 minutes). */
+  readonly outageMs?: number;
 }
 
 export interface HttpCall {
@@ -45,7 +50,7 @@ export interface HttpCall {
   readonly headers?: Readonly<Record<string, string>>;
   /** Send the job token (false for signed blob URLs). Default true. */
   readonly auth?: boolean;
-  /** Transport attempts (default 3). */
+  /** Transport attempts on a 500 (default 3); `1` also means no retry while the server is unreachable. */
   readonly attempts?: number;
 }
 
@@ -54,22 +59,33 @@ export interface HttpAnswer {
   readonly text: string;
 }
 
-const RETRIED = new Set([500, 502, 503, 504]);
+/** Answers of a server that is not there right now (a gateway's, a restarting server's). */
+const UNREACHABLE = new Set([502, 503, 504]);
+
+export const DEFAULT_OUTAGE_MS = 15 * 60_000;
 
 export async function httpSend(options: HttpOptions, call: HttpCall): Promise<HttpAnswer> {
   const attempts = call.attempts ?? 3;
-  let lastError: unknown;
-  for (let attempt = 1; attempt <= attempts; attempt++) {
+  const base = options.retryDelayMs ?? 1_000;
+  const outageMs = options.outageMs ?? DEFAULT_OUTAGE_MS;
+  let failures = 0;
+  let unreachableSince: number | undefined;
+  for (;;) {
     try {
       return await once(options, call);
     } catch (error) {
-      lastError = error;
-      const retry = error instanceof HttpStatusError ? RETRIED.has(error.status) : true;
-      if (!retry || attempt === attempts) throw error;
-      await delay((options.retryDelayMs ?? 1_000) * attempt);
+      failures += 1;
+      const unreachable = !(error instanceof HttpStatusError) || UNREACHABLE.has(error.status);
+      if (unreachable && attempts > 1) {
+        unreachableSince ??= Date.now();
+        if (Date.now() - unreachableSince >= outageMs) throw error;
+      } else {
+        unreachableSince = undefined;
+        if (!(error instanceof HttpStatusError && error.status === 500) || failures >= attempts) throw error;
+      }
+      await delay(Math.min(base * 2 ** Math.min(failures - 1, 10), base * 5));
     }
   }
-  throw lastError;
 }
 
 /** The answer's JSON (undefined for an empty body). */

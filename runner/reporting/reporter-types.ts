@@ -91,6 +91,8 @@ export interface ReporterTimings {
   readonly completionRetryMs: number;
   /** Per HTTP request (100 s, as the runner's clients). */
   readonly requestTimeoutMs: number;
+  /** How long each report is retried while the server is unreachable (15 minutes; http.ts). */
+  readonly outageMs: number;
 }
 
 export const DEFAULT_REPORTER_TIMINGS: ReporterTimings = {
@@ -101,4 +103,5 @@ export const DEFAULT_REPORTER_TIMINGS: ReporterTimings = {
   completionAttempts: 5,
   completionRetryMs: 5_000,
   requestTimeoutMs: 100_000,
+  outageMs: 15 * 60_000,
 };
