@@ -37,10 +37,10 @@ export interface RunnerProvisioning {
   remove(runnerId: number): Promise<boolean>;
   /**
    * Removes every registration of the built-in pool whose name starts with `namePrefix` (any
-   * casing): the runners of guests that cannot run any more, such as a killed server's.
-   * Answers how many went.
+   * casing), except the runners `keep` names: the runners of guests that cannot run any more,
+   * such as a killed server's guests that left no record to be adopted from. Answers how many went.
    */
-  removeNamed(namePrefix: string): Promise<number>;
+  removeNamed(namePrefix: string, keep?: readonly number[]): Promise<number>;
 }
 
 /** Provided by `runner-protocol`. */

@@ -35,10 +35,10 @@ export function createRunnerProvisioning(deps: RunnerProvisioningDeps): RunnerPr
       return { status: agent.status, tookJob: agent.status === 'busy' || (await deps.requests.hasAny(runnerId)) };
     },
     remove: (runnerId) => deps.agents.delete(runnerId),
-    async removeNamed(namePrefix) {
+    async removeNamed(namePrefix, keep = []) {
       const prefix = namePrefix.toLowerCase();
       if (prefix === '') throw new Error('removeNamed needs a name prefix');
-      const named = (await deps.agents.list(BUILT_IN_POOL_ID)).filter((agent) => agent.name.toLowerCase().startsWith(prefix));
+      const named = (await deps.agents.list(BUILT_IN_POOL_ID)).filter((agent) => agent.name.toLowerCase().startsWith(prefix) && !keep.includes(agent.id));
       let removed = 0;
       for (const agent of named) if (await deps.agents.delete(agent.id)) removed += 1;
       return removed;

@@ -4,11 +4,10 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { coreServices, definePlugin, readVersions } from '../../core/kernel/index.js';
 import { runnerProvisioningServiceRef, statusWarningsExtensionPoint } from '../../core/ports/index.js';
 import { PROCESS_BACKEND_WARNING, selectBackend, type IsolationBackend, type IsolationKind } from './backends/index.js';
-import { createPoolManager, resolveRunnerCommand, waitUntilReachable, type BackoffSettings } from './manager/index.js';
+import { createPoolManager, recordedGuests, resolveRunnerCommand, waitUntilReachable, type BackoffSettings } from './manager/index.js';
 import { poolNodeTag } from './node-tag.js';
 import { poolReadinessNote, poolWarnings, registerPoolRoute, type PoolChoice } from './pool-report.js';
 import { createNodeRuntimes, type NodeRuntimesOptions } from './runtimes/index.js';
-import { removeStaleGuestRoots } from './stale-roots.js';
 
 export { createPoolManager, type PoolManager, type PoolManagerOptions, type PoolStatus } from './manager/index.js';
 export type { BackendProbe, Guest, GuestExit, GuestLaunch, GuestLimits, IsolationBackend, IsolationKind } from './backends/index.js';
@@ -60,13 +59,16 @@ export function createVmPoolPlugin(options: VmPoolOptions = {}) {
         choice = { ...choice, reason: 'no isolation backend can run guests on this host', unavailable: true };
       } else {
         const runner = resolveRunnerCommand(knobs.runnerCommand);
-        const removed = await removeStaleGuestRoots(rootDir);
-        if (removed > 0) logger.info({ removed }, 'built-in pool: removed guest roots a previous server left behind');
-        // Guests die with their server: registrations named after this data directory's earlier
-        // guests are a killed predecessor's (another node's guests carry another tag).
+        // Guests outlive a killed server (their jobs go on): this node's recorded guests are
+        // adopted by the manager (or cleaned up when they are gone); other guest roots, and
+        // registrations named after this data directory's guests without a record, are a
+        // predecessor's leftovers (another node's guests carry another tag).
         const guestPrefix = `svc-pool-${await poolNodeTag(rootDir)}-`;
-        const unregistered = await provisioning.removeNamed(guestPrefix);
+        const { records, removed } = await recordedGuests(rootDir, guestPrefix, selection.backend.kind);
+        if (removed > 0) logger.info({ removed }, 'built-in pool: removed guest roots a previous server left behind');
+        const unregistered = await provisioning.removeNamed(guestPrefix, records.map((record) => record.runnerId));
         if (unregistered > 0) logger.info({ removed: unregistered }, 'built-in pool: removed runner registrations of guests a previous server left behind');
+        if (records.length > 0) logger.info({ guests: records.length }, 'built-in pool: guests a previous server left are checked for adoption');
         if (selection.fallback !== undefined) logger.warn({ backend: selection.backend.kind }, `built-in pool: ${selection.reason}`);
         else logger.info({ backend: selection.backend.kind }, `built-in pool: ${selection.reason}`);
         if (selection.backend.kind === 'process') logger.warn(`built-in pool: ${PROCESS_BACKEND_WARNING}`);
@@ -106,6 +108,7 @@ export function createVmPoolPlugin(options: VmPoolOptions = {}) {
             if (!waited) logger.warn(`built-in pool: the JavaScript runtimes are still being provisioned after ${RUNTIMES_WAIT_MS / 1000} s; guests start without them meanwhile`);
           },
           ...(toolCache === undefined ? {} : { toolCache }),
+          adopt: records,
           ...(options.backoff === undefined ? {} : { backoff: options.backoff }),
         });
         choice = { manager, reason: selection.reason, fallback: selection.fallback, unavailable: false, runtimes, toolCache };

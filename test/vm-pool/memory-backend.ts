@@ -43,8 +43,8 @@ export class MemoryPool implements RunnerProvisioning {
     return this.registrations.delete(runnerId);
   }
 
-  async removeNamed(namePrefix: string) {
-    const named = [...this.registrations].filter(([, registration]) => registration.name.startsWith(namePrefix));
+  async removeNamed(namePrefix: string, keep: readonly number[] = []) {
+    const named = [...this.registrations].filter(([runnerId, registration]) => registration.name.startsWith(namePrefix) && !keep.includes(runnerId));
     for (const [runnerId] of named) await this.remove(runnerId);
     return named.length;
   }

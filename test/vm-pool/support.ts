@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 /**
  * `svc serve` as a user starts it (SQLite, private data dir) with the built-in pool on, and the
  * calls a user makes: a workflow submitted as a local run (snapshot upload, then POST
@@ -120,11 +122,23 @@ export async function submitWorkflow(base: string, workflow: string): Promise<nu
 
 export const runView = (base: string, runId: number) => api<RunView>(base, `/api/v1/runs/${runId}`);
 
-/** Whether a process is alive (signal 0). */
+/** A loopback port nothing listens on now: a server restarted on it keeps its address (SVC_LISTEN). */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/**
+ * Whether a process is alive: it exists and is not a zombie (a guest orphaned by a killed server
+ * is reaped by pid 1, which in some containers never reaps).
+ */
 export function alive(pid: number): boolean {
   try {
-    process.kill(pid, 0);
-    return true;
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return !/^[ZX]/.test(stat.slice(stat.lastIndexOf(')') + 2));
   } catch {
     return false;
   }

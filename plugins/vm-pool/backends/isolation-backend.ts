@@ -75,6 +75,11 @@ export interface Guest {
   readonly guestId: string;
   /** Host pid of the guest's outermost process. */
   readonly pid: number | undefined;
+  /**
+   * What a later server of the same data directory needs to find this guest again
+   * (`IsolationBackend.adopt`), JSON-serialisable; absent: the guest cannot outlive its server.
+   */
+  readonly handle?: unknown;
   /** Settles once the guest and everything it started are gone. */
   readonly exited: Promise<GuestExit>;
   /**
@@ -88,4 +93,17 @@ export interface IsolationBackend {
   readonly kind: IsolationKind;
   probe(): Promise<BackendProbe>;
   launch(spec: GuestLaunch): Promise<Guest>;
+  /**
+   * A guest a previous server of this data directory launched (killed or restarted while the
+   * guest ran), from the `handle` it recorded: the guest, or undefined when it is gone (whatever
+   * it left on the host is removed then). Backends whose guests die with their server have none.
+   */
+  adopt?(guest: GuestAdoption): Promise<Guest | undefined>;
+}
+
+export interface GuestAdoption {
+  readonly guestId: string;
+  readonly runnerRoot: string;
+  readonly handle: unknown;
+  readonly onOutput: GuestLaunch['onOutput'];
 }

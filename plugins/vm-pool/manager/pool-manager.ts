@@ -6,6 +6,7 @@ import type { RunnerProvisioning } from '../../../core/ports/index.js';
 import type { Guest, GuestExit, GuestLimits, IsolationBackend } from '../backends/index.js';
 import { backoffDelay, DEFAULT_BACKOFF, type BackoffSettings } from './backoff.js';
 import { guestEnvironment, prepareGuestRoot, removeGuestRoot } from './guest-root.js';
+import { writeGuestRecord, type GuestRecord } from './guest-records.js';
 import type { RuntimeState } from '../runtimes/index.js';
 import type { GuestPhase, PoolStatus } from './pool-status.js';
 import type { RunnerCommand } from './runner-command.js';
@@ -44,6 +45,11 @@ export interface PoolManagerOptions {
   readonly runtimesReady?: (signal: AbortSignal) => Promise<void>;
   /** The tool cache every guest shares (writable, RUNNER_TOOL_CACHE); undefined: none. */
   readonly toolCache?: string;
+  /**
+   * Guests a previous server of this data directory left running (`recordedGuests`): taken over
+   * at start (their jobs go on), or cleaned up when they are gone.
+   */
+  readonly adopt?: readonly GuestRecord[];
 }
 
 export interface PoolManager {
@@ -192,6 +198,10 @@ export function createPoolManager(options: PoolManagerOptions): PoolManager {
           logger.debug({ guestId: slot.guestId, stream }, line);
         },
       });
+      if (slot.guest.handle !== undefined) {
+        // Guests outlive a killed server: the next one adopts them from this record.
+        await writeGuestRecord({ guestId: slot.guestId, root: slot.root, backend: backend.kind, runnerId, handle: slot.guest.handle });
+      }
       logger.info({ guestId: slot.guestId, runnerId, pid: slot.guest.pid, backend: backend.kind }, 'built-in pool: guest launched');
       changed();
       // Stop asked while it was launching: stop it now.
@@ -201,6 +211,35 @@ export function createPoolManager(options: PoolManagerOptions): PoolManager {
     } finally {
       await finish(slot, exit);
     }
+  }
+
+  /** Takes over a guest a previous server launched; a guest that is gone is cleaned up (registration, root). */
+  function adopt(record: GuestRecord): void {
+    const slot: Slot = { guestId: record.guestId, root: record.root, launchedAt: now(), phase: 'starting', runnerId: record.runnerId, guest: undefined, tookJob: false, tail: [], settled: Promise.resolve() };
+    slots.set(slot.guestId, slot);
+    const onOutput = (stream: 'stdout' | 'stderr', line: string) => {
+      slot.tail.push(line);
+      if (slot.tail.length > TAIL_LINES) slot.tail.shift();
+      logger.debug({ guestId: slot.guestId, stream }, line);
+    };
+    slot.settled = (async () => {
+      let exit: GuestExit | undefined;
+      try {
+        slot.guest = await backend.adopt?.({ guestId: record.guestId, runnerRoot: record.root, handle: record.handle, onOutput });
+        if (slot.guest === undefined) {
+          logger.info({ guestId: slot.guestId, runnerId: slot.runnerId }, 'built-in pool: a guest a previous server left is gone; removing its root and registration');
+          return;
+        }
+        logger.info({ guestId: slot.guestId, runnerId: slot.runnerId, pid: slot.guest.pid, backend: backend.kind }, 'built-in pool: adopted a guest a previous server left running');
+        changed();
+        exit = await (state === 'running' ? slot.guest.exited : stopGuest(slot));
+      } catch (error) {
+        logger.warn({ err: error, guestId: slot.guestId }, 'built-in pool: could not adopt a guest a previous server left');
+      } finally {
+        await finish(slot, exit);
+      }
+    })().catch((error: unknown) => logger.error({ err: error, guestId: slot.guestId }, 'built-in pool: guest bookkeeping failed'));
+    changed();
   }
 
   async function finish(slot: Slot, exit: GuestExit | undefined): Promise<void> {
@@ -265,6 +304,7 @@ export function createPoolManager(options: PoolManagerOptions): PoolManager {
     start() {
       if (state !== 'created') return;
       state = 'running';
+      for (const record of options.adopt ?? []) adopt(record);
       pollTimer = setInterval(() => void poll(), options.pollMs ?? 500);
       reconcile();
     },

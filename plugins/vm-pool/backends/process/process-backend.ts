@@ -1,9 +1,9 @@
 import type { IsolationBackend } from '../isolation-backend.js';
-import { launchProcessGuest } from './process-guest.js';
+import { adoptProcessGuest, launchProcessGuest } from './process-guest.js';
 
 /** What the process backend isolates: nothing. Logged as a warning when the pool starts with it. */
 export const PROCESS_BACKEND_WARNING =
-  'the process backend does not isolate guests: each job runs as a plain child process of svc serve, as this user, with the host file system and network (for development only)';
+  'the process backend does not isolate guests: each job runs as a plain process started by svc serve, as this user, with the host file system and network (for development only)';
 
 /** `process`: guests are child processes of the server (Linux only, like every guest of the pool). */
 export function createProcessBackend(platform: NodeJS.Platform = process.platform): IsolationBackend {
@@ -14,5 +14,6 @@ export function createProcessBackend(platform: NodeJS.Platform = process.platfor
       return { ok: true, reason: 'no isolation: guests are plain child processes' };
     },
     launch: launchProcessGuest,
+    adopt: async ({ guestId, runnerRoot, handle, onOutput }) => adoptProcessGuest(guestId, runnerRoot, handle, onOutput),
   };
 }

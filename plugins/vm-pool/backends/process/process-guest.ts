@@ -1,6 +1,29 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Guest, GuestExit, GuestLaunch } from '../isolation-backend.js';
-import { forwardLines } from './output-lines.js';
+import { processAlive, processStartTime, waitUntilGone } from './process-liveness.js';
+
+/** The guest's stdout and stderr, in its runner root (gone with the root). */
+export const PROCESS_GUEST_LOG = 'guest.log';
+
+/** What a server needs to find a process guest again after a restart (kept in the guest's record). */
+export interface ProcessGuestHandle {
+  readonly pid: number;
+  /** `/proc/<pid>/stat` start time: a recycled pid is not the guest. */
+  readonly startTime: string;
+}
+
+/** How much of the log's end goes to `onOutput` when the guest exits. */
+const LOG_TAIL_BYTES = 64 * 1024;
+
+/**
+ * Steps run with the usual umask (022), whatever svc serve's own is (077 for its data files):
+ * a step's files are 0644 and its directories 0755, as on GitHub. A shell sets it, then execs the
+ * runner (changing the server's umask around spawn would reach its other threads' files).
+ */
+const UMASK_EXEC = 'umask 022 && exec "$0" "$@"';
 
 /** Sends a signal to a whole process group; false when nothing of it is left. */
 function signalGroup(pid: number, signal: NodeJS.Signals): boolean {
@@ -13,26 +36,34 @@ function signalGroup(pid: number, signal: NodeJS.Signals): boolean {
 }
 
 /**
- * One guest of the process backend: the runner as a plain child process, leader of its own
+ * One guest of the process backend: the runner as a plain process, leader of its own session and
  * process group so that the group (the runner, its worker, the job's steps) can be killed as one
- * and a Ctrl-C at the server's terminal does not reach it (the pool stops guests itself). No
- * isolation at all: same user, same file system, same network.
+ * and a Ctrl-C at the server's terminal does not reach it (the pool stops guests itself). It
+ * outlives the server: its stdout and stderr go to `guest.log` in its runner root, not to the
+ * server's pipes, so a server killed mid-job leaves the job running; the restarted server adopts
+ * it (`adoptProcessGuest`). No isolation at all: same user, same file system, same network.
  */
 export async function launchProcessGuest(spec: GuestLaunch): Promise<Guest> {
-  const child = spawn(spec.command, [...spec.args], {
-    cwd: spec.runnerRoot,
-    env: { ...spec.env },
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  await new Promise<void>((resolve, reject) => {
-    child.once('spawn', resolve);
-    child.once('error', reject);
-  });
+  const log = join(spec.runnerRoot, PROCESS_GUEST_LOG);
+  const fd = openSync(log, 'a', 0o600);
+  let child: ChildProcess;
+  try {
+    child = spawn('/bin/sh', ['-c', UMASK_EXEC, spec.command, ...spec.args], {
+      cwd: spec.runnerRoot,
+      env: { ...spec.env },
+      detached: true,
+      stdio: ['ignore', fd, fd],
+    });
+    await new Promise<void>((resolve, reject) => {
+      child.once('spawn', resolve);
+      child.once('error', reject);
+    });
+  } finally {
+    closeSync(fd);
+  }
   const pid = child.pid;
   if (pid === undefined) throw new Error(`guest ${spec.guestId}: ${spec.command} started without a pid`);
-  forwardLines(child.stdout, (line) => spec.onOutput('stdout', line));
-  forwardLines(child.stderr, (line) => spec.onOutput('stderr', line));
+  const startTime = processStartTime(pid) ?? '';
 
   let killTimer: NodeJS.Timeout | undefined;
   const exited = new Promise<GuestExit>((resolve) => {
@@ -40,13 +71,15 @@ export async function launchProcessGuest(spec: GuestLaunch): Promise<Guest> {
       clearTimeout(killTimer);
       // What the runner left behind in its group (a step's background process) goes with it.
       signalGroup(pid, 'SIGKILL');
-      resolve({ code, signal });
+      void forwardLogTail(log, spec.onOutput).then(() => resolve({ code, signal }));
     });
   });
   let stopping: Promise<GuestExit> | undefined;
+  const handle: ProcessGuestHandle = { pid, startTime };
   return {
     guestId: spec.guestId,
     pid,
+    handle,
     exited,
     stop(graceMs) {
       stopping ??= (() => {
@@ -59,4 +92,65 @@ export async function launchProcessGuest(spec: GuestLaunch): Promise<Guest> {
       return stopping;
     },
   };
+}
+
+/**
+ * A guest a previous server of this data directory launched, found again from its handle:
+ * undefined when its process is gone (or the pid is another process now). The server is not its
+ * parent, so its exit is seen by polling and its exit status is unknown.
+ */
+export function adoptProcessGuest(guestId: string, runnerRoot: string, handle: unknown, onOutput: GuestLaunch['onOutput']): Guest | undefined {
+  if (!isHandle(handle) || !processAlive(handle.pid, handle.startTime)) return undefined;
+  const { pid } = handle;
+  const log = join(runnerRoot, PROCESS_GUEST_LOG);
+  const exited = waitUntilGone(pid, handle.startTime).then(async () => {
+    signalGroup(pid, 'SIGKILL');
+    await forwardLogTail(log, onOutput);
+    return { code: null, signal: null } satisfies GuestExit;
+  });
+  let stopping: Promise<GuestExit> | undefined;
+  return {
+    guestId,
+    pid,
+    handle,
+    exited,
+    stop(graceMs) {
+      stopping ??= (() => {
+        try {
+          process.kill(pid, 'SIGTERM');
+        } catch {
+          return exited;
+        }
+        const timer = setTimeout(() => signalGroup(pid, 'SIGKILL'), graceMs);
+        return exited.finally(() => clearTimeout(timer));
+      })();
+      return stopping;
+    },
+  };
+}
+
+function isHandle(value: unknown): value is ProcessGuestHandle {
+  if (typeof value !== 'object' || value === null) return false;
+  const { pid, startTime } = value as Record<string, unknown>;
+  return typeof pid === 'number' && Number.isInteger(pid) && pid > 1 && typeof startTime === 'string' && startTime !== '';
+}
+
+/** The last lines of the guest's log, for the pool's debug log and failure message. */
+async function forwardLogTail(log: string, onOutput: GuestLaunch['onOutput']): Promise<void> {
+  try {
+    const file = await open(log, 'r');
+    try {
+      const { size } = await file.stat();
+      const start = Math.max(0, size - LOG_TAIL_BYTES);
+      const buffer = Buffer.alloc(size - start);
+      await file.read(buffer, 0, buffer.length, start);
+      const lines = buffer.toString('utf8').split('\n');
+      if (start > 0) lines.shift();
+      for (const line of lines) if (line !== '') onOutput('stdout', line.replace(/\r$/, ''));
+    } finally {
+      await file.close();
+    }
+  } catch {
+    // no log (the root is gone already)
+  }
 }
