@@ -93,6 +93,12 @@ export interface Engine {
   rerun(runId: number, scope: RerunScope): Promise<RunRecord | undefined>;
   /** Expired leases, timeouts and stalled runs; the scheduler worker calls it periodically. */
   sweep(): Promise<SweepReport>;
+  /**
+   * A server (re)starting: every running job's lease lasts at least `graceMs` from now, so runners
+   * that kept their jobs going while the control plane was down (crash, upgrade) can renew before
+   * the sweep judges their leases lapsed. Answers how many leases were extended.
+   */
+  grantReconnectGrace(graceMs: number): Promise<number>;
 }
 
 const REREAD_MS = 5000;
@@ -285,6 +291,16 @@ export function createEngine(deps: EngineDependencies): Engine {
         await resetForRerun(uow, runId, scope, rowLocks);
         return advanceIn(uow, runId);
       });
+    },
+    async grantReconnectGrace(graceMs) {
+      const until = deps.clock.now() + graceMs;
+      const result = await db
+        .updateTable('engine_jobs')
+        .set({ lease_expires_at: until })
+        .where('status', '=', 'in_progress')
+        .where((eb) => eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<', until)]))
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows);
     },
     sweep: () => sweep({ db, clock: deps.clock, tx, rowLocks, advance: (uow, runId) => advanceWithWaiters(uow, runId), logger: deps.logger }),
   };

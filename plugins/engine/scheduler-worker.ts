@@ -8,15 +8,21 @@ export interface SchedulerWorkerOptions {
   readonly logger: Logger;
   /** How often the sweep (lost runners, timeouts, stalled runs) runs. */
   readonly sweepEveryMs?: number;
+  /** At start, running jobs' leases last at least this long (Engine.grantReconnectGrace). */
+  readonly reconnectGraceMs?: number;
 }
 
 const SWEEP_EVERY_MS = 5000;
+/** Longer than the runner's lock renewal interval (60 s) plus its first retries after an outage. */
+export const RECONNECT_GRACE_MS = 90_000;
 
 /**
  * The `scheduler` worker: advances runs announced on RUN_ADVANCE_CHANNEL (one at a time, each
  * run once however often it was announced meanwhile) and sweeps every 5 s, so a lost
  * notification or a node that died costs latency only. `stop` unsubscribes, cancels the next
- * sweep and waits for the pass in flight.
+ * sweep and waits for the pass in flight. At start, jobs that were running when the previous
+ * server stopped get a reconnect grace before their leases can lapse: their runners may have
+ * kept them going through the outage and renew once they reach the server again.
  */
 export function createSchedulerWorker(options: SchedulerWorkerOptions): Worker {
   const { engine, notifier, logger } = options;
@@ -64,6 +70,8 @@ export function createSchedulerWorker(options: SchedulerWorkerOptions): Worker {
   return {
     name: 'scheduler',
     async start() {
+      const extended = await engine.grantReconnectGrace(options.reconnectGraceMs ?? RECONNECT_GRACE_MS);
+      if (extended > 0) logger.info({ jobs: extended, graceMs: options.reconnectGraceMs ?? RECONNECT_GRACE_MS }, 'running jobs get a reconnect grace before their runners must have renewed their locks');
       unsubscribe = await notifier.subscribe(RUN_ADVANCE_CHANNEL, (payload) => {
         const runId = Number(payload);
         if (!Number.isSafeInteger(runId) || runId <= 0) return;

@@ -170,6 +170,28 @@ for (const backend of ENGINE_BACKENDS) {
       assert.match((await engine.listJobs(run.id))[0]?.reason ?? '', /lost communication with the server/);
     });
 
+    it('after a restart, a running job whose lease lapsed while the server was down gets a reconnect grace before it is lost', async (t) => {
+      const { engine, clock } = await engineFixture(t, backend.kind);
+      const run = await engine.createRun(runInput([job('a')]));
+      const runner = testRunner(engine);
+      const taken = await runner.take();
+      assert.ok(taken);
+      // The server was down for longer than the lease; it starts again.
+      clock.advance(120_000);
+      assert.equal(await engine.grantReconnectGrace(90_000), 1);
+      assert.equal((await engine.sweep()).lostJobs, 0, 'the runner may still be running the job: it gets time to renew');
+      clock.advance(60_000);
+      assert.equal((await engine.renewJob(taken.job.id, runner.identity.runnerId, 90_000)).held, true, 'its renewal after the restart holds');
+      clock.advance(80_000);
+      assert.equal((await engine.sweep()).lostJobs, 0);
+      assert.equal((await engine.listJobs(run.id))[0]?.status, 'in_progress');
+      // A runner that never comes back: lost once the grace (or its last lease) is over.
+      clock.advance(11_000);
+      assert.equal((await engine.sweep()).lostJobs, 1);
+      assert.match((await engine.listJobs(run.id))[0]?.reason ?? '', /lost communication with the server/);
+      assert.equal(await engine.grantReconnectGrace(90_000), 0, 'a finished job gets no grace');
+    });
+
     it('concurrency: a newer run waits, replaces the waiting one, and cancel-in-progress stops the active one', async (t) => {
       const { engine } = await engineFixture(t, backend.kind);
       const group = { group: 'deploy-main', cancelInProgress: false };

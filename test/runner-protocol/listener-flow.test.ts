@@ -52,9 +52,9 @@ for (const backend of RUNNER_BACKENDS) {
       assert.equal(renewed.status, 200, JSON.stringify(renewed.body));
       const renewal = renewed.body as { requestId: number; lockedUntil: string; reservedAgent: { name: string } };
       assert.equal(renewal.requestId, job.id);
-      assert.equal(Date.parse(renewal.lockedUntil), h.clock.now() + 600_000, 'the lock is ten minutes from now');
+      assert.equal(Date.parse(renewal.lockedUntil), h.clock.now() + 90_000, 'the lock is 90 s from now (renewed every 60 s)');
       assert.equal(renewal.reservedAgent.name, 'build-01');
-      assert.equal((await h.engine.getJob(job.id))?.leaseExpiresAt, h.clock.now() + 600_000, 'the engine lease follows the lock');
+      assert.equal((await h.engine.getJob(job.id))?.leaseExpiresAt, h.clock.now() + 90_000, 'the engine lease follows the lock');
 
       const finished = await listener.finish(job.id, 'succeeded');
       assert.equal(finished.status, 200, JSON.stringify(finished.body));
@@ -72,6 +72,32 @@ for (const backend of RUNNER_BACKENDS) {
 
       assert.equal((await listener.deleteSession()).status, 204);
       assert.deepEqual(listener.runner.calls.slice(-1), [`DELETE /_apis/distributedtask/pools/1/sessions/${listener.sessionId} 204`]);
+    });
+
+    it('fails a job whose runner stopped renewing within about a minute and a half, naming the runner; not while it renews', async (t) => {
+      const h = await listenerHost(t, backend.kind, { pollHoldMs: 10_000 });
+      const listener = await listeningRunner(h, 'build-01');
+      const polling = listener.poll();
+      await delay(200);
+      const { run, job } = await queueRun(h);
+      const { message } = await polling;
+      assert.ok(message);
+      assert.equal((await listener.renew(job.id)).status, 200);
+      // A runner that keeps renewing every 60 s keeps its job, however long it runs.
+      for (let minute = 0; minute < 5; minute++) {
+        h.clock.advance(60_000);
+        assert.equal((await h.engine.sweep()).lostJobs, 0);
+        assert.equal((await listener.renew(job.id)).status, 200);
+      }
+      // Then the runner is gone (its machine died): no renewal any more.
+      h.clock.advance(60_000);
+      assert.equal((await h.engine.sweep()).lostJobs, 0, 'one missed renewal is not yet a lost runner');
+      h.clock.advance(31_000);
+      assert.equal((await h.engine.sweep()).lostJobs, 1, 'lost 91 s after its last renewal, not ten minutes');
+      const lost = await h.engine.getJob(job.id);
+      assert.equal(lost?.status, 'failure');
+      assert.match(lost?.reason ?? '', /The self-hosted runner: build-01 lost communication with the server/);
+      assert.equal((await h.engine.getRun(run.id))?.status, 'failure');
     });
 
     it('refuses a second live session with the conflict envelope the runner retries on, until the first ends', async (t) => {

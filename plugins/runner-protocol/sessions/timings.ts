@@ -16,7 +16,11 @@ export interface LegacyFlowTimings {
    * be re-polled and the first lock renewal to arrive (§2.7: up to 5 attempts, 1-10 s apart).
    */
   readonly deliveryLeaseMs: number;
-  /** The lock each renewal extends (§2.7: "several minutes, GitHub-like ~10 min"; renewed every 60 s). */
+  /**
+   * The lock each renewal extends. The runner renews every 60 s (§2.7), and retries a failed
+   * renewal 5-15 s later: 90 s (not GitHub's ~10 min) lets a job whose runner is really gone
+   * fail within about a minute and a half, with the engine's reconnect grace after a restart.
+   */
   readonly jobLockMs: number;
   /** While a runner holds a job, its poll re-reads the job this often (cancellation without a wake-up). */
   readonly busyRecheckMs: number;
@@ -36,7 +40,7 @@ export const DEFAULT_TIMINGS: LegacyFlowTimings = {
   pollHoldMs: 50_000,
   sessionLeaseMs: 150_000,
   deliveryLeaseMs: 120_000,
-  jobLockMs: 600_000,
+  jobLockMs: 90_000,
   busyRecheckMs: 5_000,
   cancelTimeoutMs: 300_000,
   sweepIntervalMs: 30_000,
