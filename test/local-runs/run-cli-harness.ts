@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -147,6 +148,11 @@ export interface PoolOptions {
   readonly max: number;
   /** More server variables (e.g. SVC_POOL_MICROVM_ACCEL). */
   readonly env?: Readonly<Record<string, string>>;
+  /**
+   * The server can be killed and started again as the same server (`crashAndRestart`): a fixed
+   * loopback port and the file credential store (job tokens stay valid across the restart).
+   */
+  readonly restartable?: boolean;
 }
 
 /**
@@ -165,6 +171,13 @@ async function nodeDistEnv(): Promise<Record<string, string>> {
 export interface PoolServer extends RunServer {
   /** The server's data directory (the pool's guest roots and the runner socket are in it). */
   readonly dataDir: string;
+  /** The running `svc serve` (a new one after `crashAndRestart`). */
+  readonly serve: () => Spawned;
+  /**
+   * `kill -9` of `svc serve`, then, `downMs` later, a new `svc serve` on the same data directory
+   * and address (the pool needs `restartable`); resolves once it is ready.
+   */
+  crashAndRestart(downMs: number): Promise<void>;
 }
 
 /**
@@ -174,6 +187,7 @@ export interface PoolServer extends RunServer {
  */
 export async function startServerWithPool(backend: PoolBackend, options: PoolOptions): Promise<PoolServer> {
   const hostEnv = createHostEnv({
+    ...(options.restartable === true ? { SVC_LISTEN: `127.0.0.1:${await freePort()}`, SVC_CREDENTIAL_STORE: 'file' } : {}),
     SVC_LOG_LEVEL: 'info',
     SVC_POOL_BACKEND: backend,
     SVC_POOL_WARM: String(options.warm),
@@ -183,10 +197,18 @@ export async function startServerWithPool(backend: PoolBackend, options: PoolOpt
     ...options.env,
   });
   const plugins = hostEnv.writePlugins(['management-api', 'blobs', 'engine', 'local-runs', 'vm-pool', 'runner-protocol', 'runtime-services', 'checkout-relay'].map((id) => `[[plugin]]\nid = "${id}"\n`).join('\n'));
-  const serve = spawnTs('cli/svc.ts', ['serve'], hostEnv.env, hostEnv.dir);
+  let serve = spawnTs('cli/svc.ts', ['serve'], hostEnv.env, hostEnv.dir);
   const stop = async () => {
     await stopProcess(serve);
     hostEnv.cleanup();
+  };
+  const crashAndRestart = async (downMs: number) => {
+    assert.ok(options.restartable, 'crashAndRestart needs a restartable server');
+    serve.child.kill('SIGKILL');
+    await serve.exited;
+    await new Promise((done) => setTimeout(done, downMs));
+    serve = spawnTs('cli/svc.ts', ['serve'], hostEnv.env, hostEnv.dir);
+    await serve.waitFor(/svc is ready/, 60_000);
   };
   try {
     await serve.waitFor(/svc is ready/, 60_000);
@@ -194,11 +216,20 @@ export async function startServerWithPool(backend: PoolBackend, options: PoolOpt
     assert.ok(listen, serve.stdout());
     await serve.waitFor(/guest is waiting for a job/, 120_000);
     const base = `http://${listen}`;
-    return { base, dataDir: hostEnv.env.SVC_DATA_DIR ?? '', cliEnv: { HOME: hostEnv.dir, SVC_URL: base, SVC_TOKEN: TEST_SYSTEM_TOKEN, SVC_PLUGINS: plugins }, stop };
+    return { base, dataDir: hostEnv.env.SVC_DATA_DIR ?? '', cliEnv: { HOME: hostEnv.dir, SVC_URL: base, SVC_TOKEN: TEST_SYSTEM_TOKEN, SVC_PLUGINS: plugins }, serve: () => serve, crashAndRestart, stop };
   } catch (error) {
     await stop();
     throw error;
   }
+}
+
+/** A loopback port nothing listens on now, for a server that must keep its address across a restart. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((done) => server.close(() => done()));
+  return port;
 }
 
 async function stopProcess(process: Spawned): Promise<void> {
