@@ -186,6 +186,7 @@ export {
   completeJobRequestSchema,
   dateTimeSchema,
   formatTimeSpan,
+  FINISH_FAILURE_REASON_KEY,
   guidSchema,
   isJobRequestFinish,
   jobCancellationBodySchema,

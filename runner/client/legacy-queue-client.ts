@@ -1,5 +1,6 @@
 import {
   EMPTY_GUID,
+  FINISH_FAILURE_REASON_KEY,
   jobRequestRenewalResponseSchema,
   taskAgentMessageSchema,
   taskAgentSessionResponseSchema,
@@ -105,13 +106,14 @@ export class LegacyQueueClient {
   }
 
   /** The listener's finish (§2.8). */
-  async finishJobRequest(requestId: number, result: TaskResultName, finishTime: Date): Promise<void> {
+  async finishJobRequest(requestId: number, result: TaskResultName, finishTime: Date, failureReason?: string): Promise<void> {
     await this.connection.request({
       location: LOCATIONS.jobRequests,
       method: 'PATCH',
       route: { poolId: this.poolId, requestId },
       query: { lockToken: EMPTY_GUID },
-      json: { requestId, finishTime: finishTime.toISOString(), result },
+      // The DTO's Data map carries what happened to a Worker that could not report itself.
+      json: { requestId, finishTime: finishTime.toISOString(), result, ...(failureReason === undefined ? {} : { data: { [FINISH_FAILURE_REASON_KEY]: failureReason } }) },
     });
   }
 

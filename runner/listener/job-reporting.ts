@@ -11,7 +11,8 @@ import type { ListenerTimings } from './timings.js';
  * killed after the wind-down), so the server does not wait for a lease to lapse.
  */
 export interface JobReporter {
-  report(result: TaskResultName, workerOutput: readonly string[] | undefined): Promise<void>;
+  /** `failureReason`: what happened to a Worker that could not report (e.g. "the runner worker exited with signal SIGKILL"). */
+  report(result: TaskResultName, workerOutput: readonly string[] | undefined, failureReason?: string): Promise<void>;
 }
 
 export interface JobServices {
@@ -52,7 +53,7 @@ export function legacyJobServices(client: LegacyQueueClient, job: JobMessage, ti
       isFinal: isLegacyFinal,
     },
     reporter: {
-      report: (result) => withAttempts(timings, isLegacyFinal, () => client.finishJobRequest(job.requestId, result, new Date())),
+      report: (result, _output, failureReason) => withAttempts(timings, isLegacyFinal, () => client.finishJobRequest(job.requestId, result, new Date(), failureReason)),
     },
   };
 }
@@ -66,7 +67,7 @@ export function runServiceJobServices(client: RunServiceClient, job: JobMessage,
       isFinal: isRunServiceFinal,
     },
     reporter: {
-      report: (result, output) =>
+      report: (result, output, failureReason) =>
         withAttempts(timings, isRunServiceFinal, () =>
           client.completeJob(job.systemUrl, job.jobToken, {
             ...ids,
@@ -75,7 +76,7 @@ export function runServiceJobServices(client: RunServiceClient, job: JobMessage,
             stepResults: [],
             ...(output === undefined || output.length === 0
               ? {}
-              : { annotations: [{ level: 'failure', message: output.join('\n').slice(-64_000), title: 'The runner worker crashed', isInfrastructureIssue: true }] }),
+              : { annotations: [{ level: 'failure', message: output.join('\n').slice(-64_000), title: failureReason ?? 'The runner worker crashed', isInfrastructureIssue: true }] }),
             ...(job.billingOwnerId === undefined ? {} : { billingOwnerId: job.billingOwnerId }),
           }),
         ),

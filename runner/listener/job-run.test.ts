@@ -39,7 +39,7 @@ function job(overrides: Partial<JobMessage> = {}): JobMessage {
 }
 
 /** A worker that exits with `code` when told (or on its own after `exitAfterMs`), and records what it was sent. */
-function fakeWorker(behaviour: { exitOnJob?: number; exitOnControl?: number }) {
+function fakeWorker(behaviour: { exitOnJob?: number; exitOnControl?: number; killedOnJob?: NodeJS.Signals }) {
   const sent: WorkerMessage[] = [];
   let finish!: (exit: WorkerExit) => void;
   const exited = new Promise<WorkerExit>((resolve) => (finish = resolve));
@@ -56,6 +56,7 @@ function fakeWorker(behaviour: { exitOnJob?: number; exitOnControl?: number }) {
     send: async (message) => {
       sent.push(message);
       if (message.type === WorkerMessageType.NewJobRequest && behaviour.exitOnJob !== undefined) setTimeout(() => finish({ code: behaviour.exitOnJob ?? null, signal: null }), 5);
+      if (message.type === WorkerMessageType.NewJobRequest && behaviour.killedOnJob !== undefined) setTimeout(() => finish({ code: null, signal: behaviour.killedOnJob ?? null }), 5);
       if (message.type !== WorkerMessageType.NewJobRequest && behaviour.exitOnControl !== undefined) setTimeout(() => finish({ code: behaviour.exitOnControl ?? null, signal: null }), 5);
     },
     kill: () => {
@@ -67,7 +68,7 @@ function fakeWorker(behaviour: { exitOnJob?: number; exitOnControl?: number }) {
 }
 
 function services(options: { failRenewals?: boolean } = {}) {
-  const reports: { result: TaskResultName; output: readonly string[] | undefined }[] = [];
+  const reports: { result: TaskResultName; output: readonly string[] | undefined; reason?: string }[] = [];
   let renewals = 0;
   const value: JobServices = {
     lock: {
@@ -78,7 +79,7 @@ function services(options: { failRenewals?: boolean } = {}) {
       },
       isFinal: () => false,
     },
-    reporter: { report: async (result, output) => void reports.push({ result, output }) },
+    reporter: { report: async (result, output, reason) => void reports.push({ result, output, ...(reason === undefined ? {} : { reason }) }) },
   };
   return { value, reports, renewals: () => renewals };
 }
@@ -130,8 +131,17 @@ describe('JobRun', () => {
     const svc = services();
     const { jobRun, lines } = run(job({ runService: true, messageType: 'RunnerJobRequest' }), fake.worker, svc.value);
     assert.equal(await jobRun.done, 'failed');
-    assert.deepEqual(svc.reports, [{ result: 'failed', output: ['worker line'] }]);
+    assert.deepEqual(svc.reports, [{ result: 'failed', output: ['worker line'], reason: 'The runner worker exited with exit code 134 before it reported the job.' }]);
     assert.ok(lines.some((line) => line.includes('crashed (exit code 134)')));
+  });
+
+  it('says a worker killed from outside (SIGKILL) failed the job, so the job has a reason', async () => {
+    const fake = fakeWorker({ killedOnJob: 'SIGKILL' });
+    const svc = services();
+    const { jobRun, lines } = run(job(), fake.worker, svc.value);
+    assert.equal(await jobRun.done, 'failed');
+    assert.deepEqual(svc.reports, [{ result: 'failed', output: ['worker line'], reason: 'The runner worker exited with signal SIGKILL before it reported the job.' }]);
+    assert.ok(lines.some((line) => line.includes('crashed (signal SIGKILL)')));
   });
 
   it('never starts a worker when the first renewal does not succeed', async () => {
@@ -166,7 +176,7 @@ describe('JobRun', () => {
     assert.ok(Date.now() - stoppedAt >= 45, 'the wind-down was given');
     assert.equal(fake.sent[1]?.type, WorkerMessageType.RunnerShutdown);
     assert.equal(fake.killed(), true);
-    assert.deepEqual(svc.reports, [{ result: 'canceled', output: ['worker line'] }]);
+    assert.deepEqual(svc.reports, [{ result: 'canceled', output: ['worker line'], reason: 'The runner worker did not stop in time and was killed.' }]);
     assert.ok(lines.some((line) => line.includes('did not stop in time')));
   });
 

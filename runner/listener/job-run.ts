@@ -153,7 +153,8 @@ export class JobRun {
     if (reported === undefined) this.#crashed(worker, exit);
     this.deps.term.line(`${stamp()}: Job ${this.job.jobDisplayName} completed with result: ${resultName(result)}`);
     await renewal.stop();
-    if (reported === undefined || this.#listenerFinishes) await this.#report(result, reported === undefined ? worker.output() : undefined);
+    if (reported === undefined) await this.#report(result, worker.output(), `The runner worker exited with ${exitHow(exit)} before it reported the job.`);
+    else if (this.#listenerFinishes) await this.#report(result, undefined);
     return result;
   }
 
@@ -181,7 +182,8 @@ export class JobRun {
     if (!killed && !workerReported) this.#crashed(worker, exit);
     term.line(`${stamp()}: Job ${this.job.jobDisplayName} completed with result: ${resultName(outcome)}`);
     await renewal.stop();
-    if (!workerReported || this.#listenerFinishes) await this.#report(outcome, workerReported ? undefined : worker.output());
+    const why = killed ? 'The runner worker did not stop in time and was killed.' : `The runner worker exited with ${exitHow(exit)} before it reported the job.`;
+    if (!workerReported || this.#listenerFinishes) await this.#report(outcome, workerReported ? undefined : worker.output(), workerReported ? undefined : why);
     return outcome;
   }
 
@@ -191,16 +193,21 @@ export class JobRun {
   }
 
   #crashed(worker: WorkerProcess, exit: WorkerExit): void {
-    const how = exit.signal === null ? `exit code ${String(exit.code)}` : `signal ${exit.signal}`;
+    const how = exitHow(exit);
     const tail = worker.output().slice(-20);
     this.deps.term.error(`${stamp()}: The worker of job ${this.job.jobDisplayName} crashed (${how})${tail.length === 0 ? '' : `:\n${tail.join('\n')}`}`);
   }
 
-  async #report(result: TaskResultName, output: readonly string[] | undefined): Promise<void> {
+  async #report(result: TaskResultName, output: readonly string[] | undefined, failureReason?: string): Promise<void> {
     try {
-      await this.deps.services.reporter.report(result, output);
+      await this.deps.services.reporter.report(result, output, failureReason);
     } catch (error) {
       this.deps.term.error(`${stamp()}: ${(error as Error).message}`);
     }
   }
+}
+
+/** "signal SIGKILL" or "exit code 3". */
+function exitHow(exit: WorkerExit): string {
+  return exit.signal === null ? `exit code ${String(exit.code)}` : `signal ${exit.signal}`;
 }

@@ -100,6 +100,29 @@ for (const backend of RUNNER_BACKENDS) {
       assert.equal((await h.engine.getRun(run.id))?.status, 'failure');
     });
 
+    it('a job its Worker could not report (crashed, killed) fails with what happened, never with no reason', async (t) => {
+      const h = await listenerHost(t, backend.kind, { pollHoldMs: 10_000 });
+      const listener = await listeningRunner(h, 'build-01');
+      const finishedBy = async (data: Record<string, string> | undefined) => {
+        const polling = listener.poll();
+        await delay(200);
+        const { job } = await queueRun(h);
+        const { message } = await polling;
+        assert.ok(message);
+        assert.equal((await listener.deleteMessage(message.messageId)).status, 204);
+        assert.equal((await listener.renew(job.id)).status, 200);
+        const finished = await listener.finish(job.id, 'failed', new Date().toISOString(), data);
+        assert.equal(finished.status, 200, JSON.stringify(finished.body));
+        return h.engine.getJob(job.id);
+      };
+      const killed = await finishedBy({ failureReason: 'The runner worker exited with signal SIGKILL before it reported the job.' });
+      assert.equal(killed?.status, 'failure');
+      assert.equal(killed?.reason, 'The runner worker exited with signal SIGKILL before it reported the job.');
+      const unexplained = await finishedBy(undefined);
+      assert.equal(unexplained?.status, 'failure');
+      assert.match(unexplained?.reason ?? '', /worker ended without reporting the job \(it crashed or was killed\)/);
+    });
+
     it('refuses a second live session with the conflict envelope the runner retries on, until the first ends', async (t) => {
       const h = await listenerHost(t, backend.kind);
       const first = await listeningRunner(h, 'build-01');

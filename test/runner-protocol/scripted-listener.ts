@@ -152,8 +152,8 @@ export class ScriptedListener {
   }
 
   /** The Listener's finish (§2.8; plans before version 8). */
-  async finish(requestId: number, result: TaskResultName, finishTime = new Date().toISOString()): Promise<HttpResult> {
-    return this.call(LISTENER_LOCATION.jobRequests, { method: 'PATCH', route: { poolId: this.poolId, requestId }, query: { lockToken: EMPTY_GUID }, json: { requestId, finishTime, result } });
+  async finish(requestId: number, result: TaskResultName, finishTime = new Date().toISOString(), data?: Record<string, string>): Promise<HttpResult> {
+    return this.call(LISTENER_LOCATION.jobRequests, { method: 'PATCH', route: { poolId: this.poolId, requestId }, query: { lockToken: EMPTY_GUID }, json: { requestId, finishTime, result, ...(data === undefined ? {} : { data }) } });
   }
 
   async getJobRequest(requestId: number): Promise<HttpResult> {

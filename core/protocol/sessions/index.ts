@@ -71,6 +71,7 @@ export {
 } from './run-service.js';
 export type { JobRequestFinish, JobRequestQuery, JobRequestRenewal, JobRequestUpdate, TaskAgentJobRequest } from './job-request.js';
 export {
+  FINISH_FAILURE_REASON_KEY,
   isJobRequestFinish,
   jobRequestQuerySchema,
   jobRequestRenewalResponseSchema,

@@ -23,7 +23,15 @@ export interface JobRequestFinish {
   readonly requestId: number;
   readonly finishTime: string;
   readonly result: TaskResultName | number;
+  /**
+   * The DTO's `Data` map. svc-runner puts `failureReason` in it when it finishes a job its Worker
+   * could not report (the Worker crashed or was killed): what happened, in one sentence.
+   */
+  readonly data?: Readonly<Record<string, unknown>> | null;
 }
+
+/** The `data` key svc-runner names a crashed Worker's end in. */
+export const FINISH_FAILURE_REASON_KEY = 'failureReason';
 
 /** Either body, as the one PATCH route receives them. */
 export type JobRequestUpdate = JobRequestRenewal | JobRequestFinish;
@@ -42,6 +50,7 @@ export const jobRequestUpdateSchema = {
     lockedUntil: { anyOf: [dateTimeSchema, { type: 'null' }] },
     finishTime: dateTimeSchema,
     result: taskResultSchema,
+    data: { anyOf: [{ type: 'object' }, { type: 'null' }] },
   },
 } as const;
 

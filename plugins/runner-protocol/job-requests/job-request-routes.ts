@@ -1,12 +1,14 @@
 import type { FastifyInstance } from 'fastify';
-import type { Engine, JobRecord } from '../../../core/engine/index.js';
+import type { Completion, Engine, JobRecord } from '../../../core/engine/index.js';
 import type { Clock } from '../../../core/ports/index.js';
 import {
+  FINISH_FAILURE_REASON_KEY,
   isJobRequestFinish,
   jobRequestQuerySchema,
   jobRequestUpdateSchema,
   taskAgentJobRequestSchema,
   type JobRequestUpdate,
+  type TaskResultName,
 } from '../../../core/protocol/index.js';
 import { runnerOf } from '../auth/index.js';
 import { poolIdParamsSchema, requireRunnerPool, type LegacyFlowTimings } from '../sessions/index.js';
@@ -51,6 +53,23 @@ async function heldBy(deps: JobRequestRoutesDeps, runner: AgentRecord, requestId
   return { job, request };
 }
 
+/** A job the Worker never reported (plans ≥ 8 end with its JobCompleted) failed because the Worker did not finish it. */
+const WORKER_GONE_REASON = "The runner's worker ended without reporting the job (it crashed or was killed).";
+const REASON_MAX = 500;
+
+/**
+ * What the Listener's finish records: its result, and for a failure the Worker could not report,
+ * what happened (svc-runner says it in `data.failureReason`, e.g. "the runner worker exited with
+ * signal SIGKILL"), so the job's reason is never empty.
+ */
+function listenerCompletion(result: TaskResultName, data: Readonly<Record<string, unknown>> | null | undefined): Completion {
+  const completion = completionOf(result);
+  if (completion.outcome !== 'failure' || completion.reason !== undefined) return completion;
+  const said = data?.[FINISH_FAILURE_REASON_KEY];
+  const reason = typeof said === 'string' && said.trim() !== '' ? said.trim().slice(0, REASON_MAX) : WORKER_GONE_REASON;
+  return { ...completion, reason };
+}
+
 /**
  * The listener side of a job (§2.7, §2.8): `PATCH …/jobrequests/{requestId}?lockToken=` renews the
  * lock (the engine's lease; the first renewal is the runner accepting the job) or, with
@@ -78,7 +97,7 @@ export function registerJobRequestRoutes(app: FastifyInstance, deps: JobRequestR
         const result = taskResultName(request.body.result);
         if (result === undefined) throw new VssError(400, 'VssServiceException', `Unknown job result '${String(request.body.result)}'`);
         // The Worker may have completed the job through the plan already (JobCompleted): then this is a no-op.
-        if (job.status === 'in_progress') await deps.engine.completeJob(job.id, runnerId, completionOf(result));
+        if (job.status === 'in_progress') await deps.engine.completeJob(job.id, runnerId, listenerCompletion(result, request.body.data));
         await deps.requests.markFinished(requestId, job.attempt, now, result);
         await deps.agents.setStatus(runner.id, 'online');
         const after = (await deps.engine.getJob(requestId)) ?? job;
