@@ -105,5 +105,7 @@ export interface GuestAdoption {
   readonly guestId: string;
   readonly runnerRoot: string;
   readonly handle: unknown;
+  /** This server's runner socket (GuestLaunch.runnerSocket). */
+  readonly runnerSocket: string | undefined;
   readonly onOutput: GuestLaunch['onOutput'];
 }

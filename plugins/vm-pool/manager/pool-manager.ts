@@ -225,7 +225,7 @@ export function createPoolManager(options: PoolManagerOptions): PoolManager {
     slot.settled = (async () => {
       let exit: GuestExit | undefined;
       try {
-        slot.guest = await backend.adopt?.({ guestId: record.guestId, runnerRoot: record.root, handle: record.handle, onOutput });
+        slot.guest = await backend.adopt?.({ guestId: record.guestId, runnerRoot: record.root, handle: record.handle, runnerSocket: options.runnerSocket, onOutput });
         if (slot.guest === undefined) {
           logger.info({ guestId: slot.guestId, runnerId: slot.runnerId }, 'built-in pool: a guest a previous server left is gone; removing its root and registration');
           return;

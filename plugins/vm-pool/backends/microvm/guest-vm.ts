@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readlinkSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { UnavailableError } from '../../../../core/kernel/index.js';
 import type { Guest, GuestExit, GuestLaunch } from '../isolation-backend.js';
@@ -80,7 +81,7 @@ export async function runVm(spec: GuestLaunch, vm: VmProcess, context: VmContext
   try {
     if (vm.slirp4netns !== undefined) {
       await ownNetworkNamespace(child, closed);
-      slirp = await startSlirp(vm.slirp4netns, child.pid ?? 0, (line) => spec.onOutput('stderr', `slirp4netns: ${line}`));
+      slirp = await startSlirp(vm.slirp4netns, child.pid ?? 0, join(context.stateDir, 'slirp.log'));
     }
     const outcome = await Promise.race([
       ready.then(() => 'ready' as const),

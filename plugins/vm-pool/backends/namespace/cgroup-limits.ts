@@ -7,6 +7,8 @@ const CGROUP_ROOT = '/sys/fs/cgroup';
 /** One cgroup directory per controller (v1) or one for both (v2), holding a guest's processes. */
 export interface GuestCgroup {
   readonly enforced: readonly ('memory' | 'pids')[];
+  /** The cgroup directories made (for a later server to remove them: removeCgroupDir). */
+  readonly dirs: readonly string[];
   add(pid: number): void;
   remove(): Promise<void>;
 }
@@ -67,6 +69,7 @@ export function createGuestCgroup(name: string, limits: GuestLimits): GuestCgrou
   }
   return {
     enforced,
+    dirs: made,
     add(pid) {
       for (const dir of made) writeFileSync(join(dir, 'cgroup.procs'), String(pid));
     },
@@ -74,6 +77,11 @@ export function createGuestCgroup(name: string, limits: GuestLimits): GuestCgrou
       for (const dir of made) await removeWhenEmpty(dir);
     },
   };
+}
+
+/** Removes a guest cgroup another server made (an adopted guest's), under the cgroup root only. */
+export async function removeCgroupDir(dir: string): Promise<void> {
+  if (dir.startsWith(`${CGROUP_ROOT}/`) && !dir.includes('/../')) await removeWhenEmpty(dir);
 }
 
 /** A cgroup can be removed once its last process is reaped, which may lag its exit a little. */

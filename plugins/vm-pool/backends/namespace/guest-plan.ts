@@ -22,8 +22,13 @@ export interface GuestPlan {
   readonly runnerRoot: string;
   /** The launch's mounts (real paths), bound after the runner root. */
   readonly mounts: readonly GuestMount[];
-  /** The runner socket and the port the forwarder answers on, when there is a socket. */
-  readonly forward: { readonly socket: string; readonly port: number } | undefined;
+  /**
+   * The runner socket and the port the forwarder answers on, when there is a socket. `socketDir`:
+   * a directory of the guest's state holding a hard link to the socket (`runner.sock`), bound
+   * into the guest instead of the socket file, so that a restarted server's new socket reaches a
+   * guest that outlived the old one (guest-socket.ts).
+   */
+  readonly forward: { readonly socket: string; readonly port: number; readonly socketDir?: string } | undefined;
   readonly hosts: string;
   readonly network: boolean;
   readonly command: string;

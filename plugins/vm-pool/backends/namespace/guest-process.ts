@@ -1,11 +1,14 @@
-import { spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { UnavailableError } from '../../../../core/kernel/index.js';
 import type { Guest, GuestExit, GuestLaunch } from '../isolation-backend.js';
-import { createGuestCgroup, type GuestCgroup } from './cgroup-limits.js';
-import { INIT_READY, INIT_STARTED } from './init-script.js';
+import { processAlive, processStartTime, waitUntilGone } from '../process/process-liveness.js';
+import { createGuestCgroup, removeCgroupDir, type GuestCgroup } from './cgroup-limits.js';
+import { relinkGuestSocket } from './guest-socket.js';
+import { GUEST_SOCKET_LINK, INIT_READY, INIT_STARTED } from './init-script.js';
 import { startSlirp, type Slirp } from './slirp.js';
 
 export interface GuestTools {
@@ -18,27 +21,43 @@ export interface GuestTools {
 /** The namespaces of a guest; `--kill-child`: the guest dies with `unshare`. */
 const UNSHARE_FLAGS = ['--user', '--map-root-user', '--mount', '--pid', '--fork', '--uts', '--ipc', '--net', '--kill-child=SIGKILL'];
 
+/** The guest's stdout and stderr (unshare, its init, the forwarder, the runner; slirp4netns): in its state dir. */
+const GUEST_LOG = 'guest.log';
+const LOG_TAIL_BYTES = 64 * 1024;
+
+/** What a later server needs to adopt a namespace guest (kept in the guest's record). */
+export interface NamespaceGuestHandle {
+  readonly unshare: { readonly pid: number; readonly startTime: string };
+  readonly initPid: number | undefined;
+  readonly slirp: { readonly pid: number; readonly startTime: string } | undefined;
+  readonly cgroupDirs: readonly string[];
+}
+
 /**
  * Runs the guest init under `unshare` and drives the handshake: the init reports its namespaces
  * and root ready on fd 3, the host puts it in its cgroups, starts slirp4netns on its network
- * namespace, says go on fd 4, and the init reports the runner started.
+ * namespace, says go on fd 4, and the init reports the runner started. The guest outlives the
+ * server: `unshare` (and slirp4netns) run in their own session with no parent-death signal, and
+ * write to `guest.log` in the state dir, never to the server's pipes; a killed server's guest
+ * goes on with its job and the next server adopts it (`adoptNamespaceGuest`).
  */
 export async function runGuest(spec: GuestLaunch, stateDir: string, script: string, tools: GuestTools): Promise<Guest> {
   mkdirSync(`${stateDir}/root`, { recursive: true, mode: 0o700 });
   mkdirSync(`${stateDir}/scratch`, { mode: 0o700 });
-  // setpriv execs unshare with a parent-death signal: if svc dies, unshare dies, and its
-  // --kill-child takes the guest's init (and so the whole guest) with it.
-  const child = spawn(tools.setpriv, ['--pdeathsig', 'SIGKILL', '--', tools.unshare, ...UNSHARE_FLAGS, '--', tools.sh, '-c', script, 'svc-guest-init'], {
-    cwd: '/',
-    env: { ...spec.env },
-    stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe'],
-  });
-  let stderrTail = '';
-  forwardLines(child.stdout, (line) => spec.onOutput('stdout', line));
-  forwardLines(child.stderr, (line) => {
-    stderrTail = `${stderrTail}${line}\n`.slice(-2000);
-    spec.onOutput('stderr', line);
-  });
+  const log = join(stateDir, GUEST_LOG);
+  const logFd = openSync(log, 'a', 0o600);
+  let child: ChildProcess;
+  try {
+    child = spawn(tools.unshare, [...UNSHARE_FLAGS, '--', tools.sh, '-c', script, 'svc-guest-init'], {
+      cwd: '/',
+      env: { ...spec.env },
+      detached: true,
+      stdio: ['ignore', logFd, logFd, 'pipe', 'pipe'],
+    });
+  } finally {
+    closeSync(logFd);
+  }
+  const stderrTail = () => readTail(log, 2000);
   const messages = lineQueue(child.stdio[3] as Readable);
   const gate = child.stdio[4] as Writable;
   gate.on('error', () => undefined);
@@ -54,6 +73,7 @@ export async function runGuest(spec: GuestLaunch, stateDir: string, script: stri
   const exited = closed.then(async (exit) => {
     await slirp?.stop();
     await cgroup?.remove();
+    forwardTail(log, spec.onOutput);
     rmSync(stateDir, { recursive: true, force: true });
     return exit;
   });
@@ -67,15 +87,15 @@ export async function runGuest(spec: GuestLaunch, stateDir: string, script: stri
   };
 
   try {
-    await expect(messages, INIT_READY, closed, () => stderrTail);
+    await expect(messages, INIT_READY, closed, stderrTail);
     initPid = childOf(child.pid ?? 0);
     cgroup = createGuestCgroup(`svc-guest-${spec.guestId}`, spec.limits);
     for (const pid of [child.pid, initPid]) if (pid !== undefined) cgroup.add(pid);
     if (spec.network && tools.slirp4netns !== undefined) {
-      slirp = await startSlirp(tools.slirp4netns, initPid ?? child.pid ?? 0, (line) => spec.onOutput('stderr', `slirp4netns: ${line}`));
+      slirp = await startSlirp(tools.slirp4netns, initPid ?? child.pid ?? 0, log);
     }
     gate.end('go\n');
-    await expect(messages, INIT_STARTED, closed, () => stderrTail);
+    await expect(messages, INIT_STARTED, closed, stderrTail);
   } catch (error) {
     kill();
     await exited;
@@ -83,9 +103,15 @@ export async function runGuest(spec: GuestLaunch, stateDir: string, script: stri
   }
 
   const pinnedInit = initPid;
+  const unshareStart = child.pid === undefined ? undefined : processStartTime(child.pid);
+  const handle: NamespaceGuestHandle | undefined =
+    child.pid === undefined || unshareStart === undefined
+      ? undefined
+      : { unshare: { pid: child.pid, startTime: unshareStart }, initPid, slirp: slirp?.process, cgroupDirs: cgroup?.dirs ?? [] };
   return {
     guestId: spec.guestId,
     pid: child.pid,
+    ...(handle === undefined ? {} : { handle }),
     exited,
     async stop(graceMs) {
       if (child.exitCode === null && child.signalCode === null) {
@@ -99,8 +125,93 @@ export async function runGuest(spec: GuestLaunch, stateDir: string, script: stri
   };
 }
 
-function forwardLines(stream: Readable | null, onLine: (line: string) => void): void {
-  if (stream !== null) createInterface({ input: stream, crlfDelay: Infinity }).on('line', onLine);
+/** The end of the guest's log (`bytes` at most), '' when there is none. */
+function readTail(log: string, bytes: number): string {
+  try {
+    const text = readFileSync(log);
+    return text.subarray(Math.max(0, text.length - bytes)).toString('utf8');
+  } catch {
+    return '';
+  }
+}
+
+/** The last lines of the guest's log, for the pool's debug log and failure message. */
+function forwardTail(log: string, onOutput: GuestLaunch['onOutput']): void {
+  for (const line of readTail(log, LOG_TAIL_BYTES).split('\n')) if (line !== '') onOutput('stdout', line);
+}
+
+/**
+ * A namespace guest a previous server of this data directory launched, from its handle:
+ * undefined when its `unshare` is gone (its state dir, slirp4netns and cgroups are removed then).
+ * `runnerSocket`: this server's; the guest's socket link is pointed at it once it is bound.
+ */
+export function adoptNamespaceGuest(guestId: string, stateDir: string, handle: unknown, runnerSocket: string | undefined, onOutput: GuestLaunch['onOutput']): Guest | undefined {
+  const log = join(stateDir, GUEST_LOG);
+  const found = isHandle(handle) ? handle : undefined;
+  const cleanUp = async () => {
+    if (found?.slirp !== undefined && processAlive(found.slirp.pid, found.slirp.startTime)) signal(found.slirp.pid, 'SIGTERM');
+    for (const dir of found?.cgroupDirs ?? []) await removeCgroupDir(dir);
+    forwardTail(log, onOutput);
+    rmSync(stateDir, { recursive: true, force: true });
+  };
+  if (found === undefined || !processAlive(found.unshare.pid, found.unshare.startTime)) {
+    void cleanUp();
+    return undefined;
+  }
+  if (runnerSocket !== undefined) void followSocket(stateDir, runnerSocket);
+  const target = found.initPid ?? found.unshare.pid;
+  const exited = waitUntilGone(found.unshare.pid, found.unshare.startTime).then(async () => {
+    await cleanUp();
+    return { code: null, signal: null } satisfies GuestExit;
+  });
+  let stopping: Promise<GuestExit> | undefined;
+  return {
+    guestId,
+    pid: found.unshare.pid,
+    handle: found,
+    exited,
+    stop(graceMs) {
+      stopping ??= (async () => {
+        signal(target, 'SIGTERM');
+        const timer = setTimeout(() => signal(target, 'SIGKILL'), graceMs);
+        try {
+          return await exited;
+        } finally {
+          clearTimeout(timer);
+        }
+      })();
+      return stopping;
+    },
+  };
+}
+
+const FOLLOW_MS = 500;
+const FOLLOW_LIMIT_MS = 5 * 60_000;
+
+/** Once this server has bound its runner socket (a new inode at the path), the guest's link points at it. */
+async function followSocket(stateDir: string, runnerSocket: string): Promise<void> {
+  const link = join(stateDir, 'socket', GUEST_SOCKET_LINK);
+  const inode = (path: string) => {
+    try {
+      return statSync(path).ino;
+    } catch {
+      return undefined;
+    }
+  };
+  for (let waited = 0; waited < FOLLOW_LIMIT_MS; waited += FOLLOW_MS) {
+    const current = inode(runnerSocket);
+    const linked = inode(link);
+    if (linked === undefined) return;
+    if (current !== undefined && current !== linked && relinkGuestSocket(stateDir, runnerSocket)) return;
+    await new Promise((resolve) => setTimeout(resolve, FOLLOW_MS));
+  }
+}
+
+function isHandle(value: unknown): value is NamespaceGuestHandle {
+  if (typeof value !== 'object' || value === null) return false;
+  const fields = value as Record<string, unknown>;
+  const unshare = fields['unshare'] as Record<string, unknown> | undefined;
+  return typeof unshare === 'object' && unshare !== null && typeof unshare['pid'] === 'number' && typeof unshare['startTime'] === 'string' && Array.isArray(fields['cgroupDirs']);
 }
 
 interface LineQueue {

@@ -18,6 +18,10 @@ const PROC_MASKED = ['kcore', 'keys', 'timer_list', 'sched_debug', 'latency_stat
 // (EOVERFLOW); where the guest may not even remove them (svc not root), covered by /dev/null.
 const ETC_REMOVED = ['shadow', 'shadow-', 'gshadow', 'gshadow-', 'sudoers'];
 const GUEST_SOCKET = '/run/svc/runner.sock';
+/** Where the guest sees its socket directory (plan.forward.socketDir), read-only. */
+const GUEST_SOCKET_DIR = '/run/svc/host';
+/** The name of the socket's link in that directory. */
+export const GUEST_SOCKET_LINK = 'runner.sock';
 const DROP_PRIVILEGES = '--no-new-privs --inh-caps=-all --ambient-caps=-all --bounding-set=-all --';
 
 /**
@@ -103,7 +107,11 @@ export function initScript(plan: GuestPlan, tools: InitTools): string {
     lines.push(`mkdir -p ${at(mount.path)}`, `mount --bind ${q(mount.path)} ${at(mount.path)}`);
     if (!mount.writable) lines.push(`mount -o remount,bind,ro ${at(mount.path)}`);
   }
-  if (plan.forward !== undefined) lines.push(`: > ${at(GUEST_SOCKET)}`, `mount --bind ${q(plan.forward.socket)} ${at(GUEST_SOCKET)}`);
+  if (plan.forward?.socketDir !== undefined) {
+    lines.push(`mkdir -p ${at(GUEST_SOCKET_DIR)}`, `mount --bind ${q(plan.forward.socketDir)} ${at(GUEST_SOCKET_DIR)}`, `mount -o remount,bind,ro ${at(GUEST_SOCKET_DIR)}`);
+  } else if (plan.forward !== undefined) {
+    lines.push(`: > ${at(GUEST_SOCKET)}`, `mount --bind ${q(plan.forward.socket)} ${at(GUEST_SOCKET)}`);
+  }
   lines.push(
     `cd ${q(root)}`,
     'pivot_root . .old-root',
@@ -115,7 +123,7 @@ export function initScript(plan: GuestPlan, tools: InitTools): string {
   );
   if (plan.forward !== undefined) {
     lines.push(
-      `env -i ${q(tools.setpriv)} ${DROP_PRIVILEGES} ${q(tools.node)} -e ${q(FORWARDER_SOURCE)} ${GUEST_SOCKET} ${plan.forward.port} /run/svc/forwarder.ready 3>&- 4>&- &`,
+      `env -i ${q(tools.setpriv)} ${DROP_PRIVILEGES} ${q(tools.node)} -e ${q(FORWARDER_SOURCE)} ${plan.forward.socketDir === undefined ? GUEST_SOCKET : `${GUEST_SOCKET_DIR}/${GUEST_SOCKET_LINK}`} ${plan.forward.port} /run/svc/forwarder.ready 3>&- 4>&- &`,
       'svc_forwarder=$!',
       'while [ ! -e /run/svc/forwarder.ready ]; do',
       '  kill -0 "$svc_forwarder" 2>/dev/null || { echo "svc guest: the forwarder did not start" >&2; exit 70; }',

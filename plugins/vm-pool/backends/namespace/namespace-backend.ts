@@ -2,8 +2,9 @@ import { join, resolve } from 'node:path';
 import { UnavailableError } from '../../../../core/kernel/index.js';
 import { createGuestStateDir } from '../guest-state-dir.js';
 import type { BackendProbe, Guest, GuestLaunch, IsolationBackend } from '../isolation-backend.js';
-import { runGuest } from './guest-process.js';
+import { adoptNamespaceGuest, runGuest } from './guest-process.js';
 import { planGuest } from './guest-plan.js';
+import { linkGuestSocket } from './guest-socket.js';
 import { findTool, forwarderNode, missingTools } from './host-tools.js';
 import { initScript } from './init-script.js';
 import { probeNamespaceSupport, SLIRP_MISSING } from './probe.js';
@@ -39,14 +40,19 @@ export function createNamespaceBackend(options: NamespaceBackendOptions): Isolat
       }
       const stateDir = join(guestsDir, spec.guestId);
       const node = forwarderNode();
-      const plan = planGuest(spec, { dataDir, stateDir, forwarderNode: node });
+      const planned = planGuest(spec, { dataDir, stateDir, forwarderNode: node });
       createGuestStateDir(stateDir, 'namespace');
+      const socketDir = spec.runnerSocket === undefined ? undefined : linkGuestSocket(stateDir, spec.runnerSocket);
+      const plan = planned.forward === undefined || socketDir === undefined ? planned : { ...planned, forward: { ...planned.forward, socketDir } };
       const setpriv = findTool('setpriv') ?? 'setpriv';
       const script = initScript(plan, { setpriv, node });
       const guest = await runGuest(spec, stateDir, script, { unshare: findTool('unshare') ?? 'unshare', setpriv, sh: findTool('sh') ?? 'sh', slirp4netns });
       options.logger.debug({ guestId: spec.guestId, pid: guest.pid, readOnly: plan.readOnlyBinds, network: spec.network }, 'namespace guest started');
       void guest.exited.then((exit) => options.logger.debug({ guestId: spec.guestId, ...exit }, 'namespace guest exited'));
       return guest;
+    },
+    async adopt({ guestId, handle, runnerSocket, onOutput }) {
+      return adoptNamespaceGuest(guestId, join(guestsDir, guestId), handle, runnerSocket, onOutput);
     },
   };
 }
