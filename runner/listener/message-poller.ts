@@ -28,7 +28,15 @@ export class MessagePoller {
     private readonly source: MessageSource,
     private readonly term: Terminal,
     private readonly timings: ListenerTimings,
-    private readonly options: { readonly skipSessionRecover: boolean; readonly env: NodeJS.ProcessEnv },
+    private readonly options: {
+      readonly skipSessionRecover: boolean;
+      readonly env: NodeJS.ProcessEnv;
+      /**
+       * Gives up (exit code 1) once polls have failed for this long (ephemeral runners: a pool
+       * guest whose server stays away exits instead of polling forever); undefined: never.
+       */
+      readonly unreachableLimitMs?: number;
+    },
   ) {}
 
   get status(): 'Online' | 'Busy' {
@@ -43,6 +51,7 @@ export class MessagePoller {
 
   async next(signal: AbortSignal): Promise<ReceivedMessage> {
     let failures = 0;
+    let failingSince = 0;
     let reported = false;
     for (;;) {
       signal.throwIfAborted();
@@ -60,6 +69,12 @@ export class MessagePoller {
         if (await this.#recoverSession(error, signal)) continue;
         this.#checkFatal(error);
         failures += 1;
+        if (failures === 1) failingSince = Date.now();
+        const limit = this.options.unreachableLimitMs;
+        if (limit !== undefined && Date.now() - failingSince >= limit) {
+          this.term.error(`${stamp()}: Giving up: no message could be fetched for ${Math.round((Date.now() - failingSince) / 1000)} s: ${(error as Error).message}`);
+          throw new ListenerExit(ListenerExitCode.TerminatedError);
+        }
         if (this.source.flow === 'broker' && failures >= this.timings.brokerMaxFailures) {
           this.term.error(`${stamp()}: Giving up after ${failures} consecutive failures to get a message: ${(error as Error).message}`);
           throw new ListenerExit(ListenerExitCode.TerminatedError);

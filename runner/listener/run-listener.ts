@@ -116,7 +116,12 @@ class MessageLoop {
     private readonly options: LoopOptions,
   ) {
     const { term, timings, env } = options;
-    this.#poller = new MessagePoller(source, term, timings, { skipSessionRecover: config.settings.skipSessionRecover === true, env });
+    this.#poller = new MessagePoller(source, term, timings, {
+      skipSessionRecover: config.settings.skipSessionRecover === true,
+      env,
+      // An ephemeral runner (a pool guest) whose server stays away exits after the outage bound.
+      ...(config.settings.ephemeral === true ? { unreachableLimitMs: timings.ephemeralUnreachableMs } : {}),
+    });
     this.#acquirer = new JobAcquirer({
       source,
       runService: connections.runService,

@@ -15,6 +15,8 @@ export interface ListenerTimings {
   readonly pollBackoffLongMs: readonly [number, number];
   /** The broker listener gives up after this many consecutive failures (10). */
   readonly brokerMaxFailures: number;
+  /** An ephemeral runner stops polling after this long without reaching the server (15 min). */
+  readonly ephemeralUnreachableMs: number;
   /** More than 50 quick empty polls within 30 minutes add a 15–30 s pause. */
   readonly emptyPollPauseMs: readonly [number, number];
   /** Lock renewal: every 60 s; the first renewal 5 attempts 1–10 s apart; later errors 5–15 s, 15–30 s after five, until lockedUntil + 5 min. */
@@ -45,6 +47,7 @@ export const DEFAULT_TIMINGS: ListenerTimings = {
   pollBackoffMs: [15_000, 30_000],
   pollBackoffLongMs: [30_000, 60_000],
   brokerMaxFailures: 10,
+  ephemeralUnreachableMs: 15 * 60_000,
   emptyPollPauseMs: [15_000, 30_000],
   renewIntervalMs: 60_000,
   firstRenewBackoffMs: [1000, 10_000],
