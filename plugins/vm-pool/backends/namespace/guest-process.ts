@@ -1,9 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { UnavailableError } from '../../../../core/kernel/index.js';
+import { GUEST_LOG_FILES, guestLogs } from '../guest-log.js';
 import type { Guest, GuestExit, GuestLaunch } from '../isolation-backend.js';
 import { processAlive, processStartTime, waitUntilGone } from '../process/process-liveness.js';
 import { createGuestCgroup, removeCgroupDir, type GuestCgroup } from './cgroup-limits.js';
@@ -21,9 +22,8 @@ export interface GuestTools {
 /** The namespaces of a guest; `--kill-child`: the guest dies with `unshare`. */
 const UNSHARE_FLAGS = ['--user', '--map-root-user', '--mount', '--pid', '--fork', '--uts', '--ipc', '--net', '--kill-child=SIGKILL'];
 
-/** The guest's stdout and stderr (unshare, its init, the forwarder, the runner; slirp4netns): in its state dir. */
-const GUEST_LOG = 'guest.log';
-const LOG_TAIL_BYTES = 64 * 1024;
+/** How much of an adopted guest's logs is forwarded again (its last lines, for a failure message). */
+const ADOPTED_TAIL_BYTES = 4 * 1024;
 
 /** What a later server needs to adopt a namespace guest (kept in the guest's record). */
 export interface NamespaceGuestHandle {
@@ -38,26 +38,27 @@ export interface NamespaceGuestHandle {
  * and root ready on fd 3, the host puts it in its cgroups, starts slirp4netns on its network
  * namespace, says go on fd 4, and the init reports the runner started. The guest outlives the
  * server: `unshare` (and slirp4netns) run in their own session with no parent-death signal, and
- * write to `guest.log` in the state dir, never to the server's pipes; a killed server's guest
+ * write to files in the state dir (guest-log.ts), never to the server's pipes; a killed server's guest
  * goes on with its job and the next server adopts it (`adoptNamespaceGuest`).
  */
 export async function runGuest(spec: GuestLaunch, stateDir: string, script: string, tools: GuestTools): Promise<Guest> {
   mkdirSync(`${stateDir}/root`, { recursive: true, mode: 0o700 });
   mkdirSync(`${stateDir}/scratch`, { mode: 0o700 });
-  const log = join(stateDir, GUEST_LOG);
-  const logFd = openSync(log, 'a', 0o600);
+  const logs = guestLogs(stateDir);
+  const fds = logs.open();
   let child: ChildProcess;
   try {
     child = spawn(tools.unshare, [...UNSHARE_FLAGS, '--', tools.sh, '-c', script, 'svc-guest-init'], {
       cwd: '/',
       env: { ...spec.env },
       detached: true,
-      stdio: ['ignore', logFd, logFd, 'pipe', 'pipe'],
+      stdio: ['ignore', fds.stdout, fds.stderr, 'pipe', 'pipe'],
     });
   } finally {
-    closeSync(logFd);
+    fds.close();
   }
-  const stderrTail = () => readTail(log, 2000);
+  const following = logs.follow(spec.onOutput);
+  const stderrTail = () => logs.tail('stderr', 2000);
   const messages = lineQueue(child.stdio[3] as Readable);
   const gate = child.stdio[4] as Writable;
   gate.on('error', () => undefined);
@@ -73,7 +74,7 @@ export async function runGuest(spec: GuestLaunch, stateDir: string, script: stri
   const exited = closed.then(async (exit) => {
     await slirp?.stop();
     await cgroup?.remove();
-    forwardTail(log, spec.onOutput);
+    following.stop();
     rmSync(stateDir, { recursive: true, force: true });
     return exit;
   });
@@ -92,7 +93,7 @@ export async function runGuest(spec: GuestLaunch, stateDir: string, script: stri
     cgroup = createGuestCgroup(`svc-guest-${spec.guestId}`, spec.limits);
     for (const pid of [child.pid, initPid]) if (pid !== undefined) cgroup.add(pid);
     if (spec.network && tools.slirp4netns !== undefined) {
-      slirp = await startSlirp(tools.slirp4netns, initPid ?? child.pid ?? 0, log);
+      slirp = await startSlirp(tools.slirp4netns, initPid ?? child.pid ?? 0, join(stateDir, GUEST_LOG_FILES.stderr));
     }
     gate.end('go\n');
     await expect(messages, INIT_STARTED, closed, stderrTail);
@@ -125,43 +126,28 @@ export async function runGuest(spec: GuestLaunch, stateDir: string, script: stri
   };
 }
 
-/** The end of the guest's log (`bytes` at most), '' when there is none. */
-function readTail(log: string, bytes: number): string {
-  try {
-    const text = readFileSync(log);
-    return text.subarray(Math.max(0, text.length - bytes)).toString('utf8');
-  } catch {
-    return '';
-  }
-}
-
-/** The last lines of the guest's log, for the pool's debug log and failure message. */
-function forwardTail(log: string, onOutput: GuestLaunch['onOutput']): void {
-  for (const line of readTail(log, LOG_TAIL_BYTES).split('\n')) if (line !== '') onOutput('stdout', line);
-}
-
 /**
  * A namespace guest a previous server of this data directory launched, from its handle:
  * undefined when its `unshare` is gone (its state dir, slirp4netns and cgroups are removed then).
  * `runnerSocket`: this server's; the guest's socket link is pointed at it once it is bound.
  */
-export function adoptNamespaceGuest(guestId: string, stateDir: string, handle: unknown, runnerSocket: string | undefined, onOutput: GuestLaunch['onOutput']): Guest | undefined {
-  const log = join(stateDir, GUEST_LOG);
+export async function adoptNamespaceGuest(guestId: string, stateDir: string, handle: unknown, runnerSocket: string | undefined, onOutput: GuestLaunch['onOutput']): Promise<Guest | undefined> {
   const found = isHandle(handle) ? handle : undefined;
-  const cleanUp = async () => {
+  const cleanUp = async (following?: { stop(): void }) => {
     if (found?.slirp !== undefined && processAlive(found.slirp.pid, found.slirp.startTime)) signal(found.slirp.pid, 'SIGTERM');
     for (const dir of found?.cgroupDirs ?? []) await removeCgroupDir(dir);
-    forwardTail(log, onOutput);
+    following?.stop();
     rmSync(stateDir, { recursive: true, force: true });
   };
   if (found === undefined || !processAlive(found.unshare.pid, found.unshare.startTime)) {
-    void cleanUp();
+    await cleanUp();
     return undefined;
   }
+  const following = guestLogs(stateDir).follow(onOutput, ADOPTED_TAIL_BYTES);
   if (runnerSocket !== undefined) void followSocket(stateDir, runnerSocket);
   const target = found.initPid ?? found.unshare.pid;
   const exited = waitUntilGone(found.unshare.pid, found.unshare.startTime).then(async () => {
-    await cleanUp();
+    await cleanUp(following);
     return { code: null, signal: null } satisfies GuestExit;
   });
   let stopping: Promise<GuestExit> | undefined;

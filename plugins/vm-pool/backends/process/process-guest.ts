@@ -1,12 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, openSync } from 'node:fs';
-import { open } from 'node:fs/promises';
-import { join } from 'node:path';
+import { guestLogs } from '../guest-log.js';
 import type { Guest, GuestExit, GuestLaunch } from '../isolation-backend.js';
 import { processAlive, processStartTime, waitUntilGone } from './process-liveness.js';
-
-/** The guest's stdout and stderr, in its runner root (gone with the root). */
-export const PROCESS_GUEST_LOG = 'guest.log';
 
 /** What a server needs to find a process guest again after a restart (kept in the guest's record). */
 export interface ProcessGuestHandle {
@@ -15,8 +10,8 @@ export interface ProcessGuestHandle {
   readonly startTime: string;
 }
 
-/** How much of the log's end goes to `onOutput` when the guest exits. */
-const LOG_TAIL_BYTES = 64 * 1024;
+/** How much of an adopted guest's logs is forwarded again (its last lines, for a failure message). */
+const ADOPTED_TAIL_BYTES = 4 * 1024;
 
 /**
  * Steps run with the usual umask (022), whatever svc serve's own is (077 for its data files):
@@ -44,23 +39,24 @@ function signalGroup(pid: number, signal: NodeJS.Signals): boolean {
  * it (`adoptProcessGuest`). No isolation at all: same user, same file system, same network.
  */
 export async function launchProcessGuest(spec: GuestLaunch): Promise<Guest> {
-  const log = join(spec.runnerRoot, PROCESS_GUEST_LOG);
-  const fd = openSync(log, 'a', 0o600);
+  const logs = guestLogs(spec.runnerRoot);
+  const fds = logs.open();
   let child: ChildProcess;
   try {
     child = spawn('/bin/sh', ['-c', UMASK_EXEC, spec.command, ...spec.args], {
       cwd: spec.runnerRoot,
       env: { ...spec.env },
       detached: true,
-      stdio: ['ignore', fd, fd],
+      stdio: ['ignore', fds.stdout, fds.stderr],
     });
     await new Promise<void>((resolve, reject) => {
       child.once('spawn', resolve);
       child.once('error', reject);
     });
   } finally {
-    closeSync(fd);
+    fds.close();
   }
+  const following = logs.follow(spec.onOutput);
   const pid = child.pid;
   if (pid === undefined) throw new Error(`guest ${spec.guestId}: ${spec.command} started without a pid`);
   const startTime = processStartTime(pid) ?? '';
@@ -71,7 +67,8 @@ export async function launchProcessGuest(spec: GuestLaunch): Promise<Guest> {
       clearTimeout(killTimer);
       // What the runner left behind in its group (a step's background process) goes with it.
       signalGroup(pid, 'SIGKILL');
-      void forwardLogTail(log, spec.onOutput).then(() => resolve({ code, signal }));
+      following.stop();
+      resolve({ code, signal });
     });
   });
   let stopping: Promise<GuestExit> | undefined;
@@ -102,10 +99,10 @@ export async function launchProcessGuest(spec: GuestLaunch): Promise<Guest> {
 export function adoptProcessGuest(guestId: string, runnerRoot: string, handle: unknown, onOutput: GuestLaunch['onOutput']): Guest | undefined {
   if (!isHandle(handle) || !processAlive(handle.pid, handle.startTime)) return undefined;
   const { pid } = handle;
-  const log = join(runnerRoot, PROCESS_GUEST_LOG);
-  const exited = waitUntilGone(pid, handle.startTime).then(async () => {
+  const following = guestLogs(runnerRoot).follow(onOutput, ADOPTED_TAIL_BYTES);
+  const exited = waitUntilGone(pid, handle.startTime).then(() => {
     signalGroup(pid, 'SIGKILL');
-    await forwardLogTail(log, onOutput);
+    following.stop();
     return { code: null, signal: null } satisfies GuestExit;
   });
   let stopping: Promise<GuestExit> | undefined;
@@ -133,24 +130,4 @@ function isHandle(value: unknown): value is ProcessGuestHandle {
   if (typeof value !== 'object' || value === null) return false;
   const { pid, startTime } = value as Record<string, unknown>;
   return typeof pid === 'number' && Number.isInteger(pid) && pid > 1 && typeof startTime === 'string' && startTime !== '';
-}
-
-/** The last lines of the guest's log, for the pool's debug log and failure message. */
-async function forwardLogTail(log: string, onOutput: GuestLaunch['onOutput']): Promise<void> {
-  try {
-    const file = await open(log, 'r');
-    try {
-      const { size } = await file.stat();
-      const start = Math.max(0, size - LOG_TAIL_BYTES);
-      const buffer = Buffer.alloc(size - start);
-      await file.read(buffer, 0, buffer.length, start);
-      const lines = buffer.toString('utf8').split('\n');
-      if (start > 0) lines.shift();
-      for (const line of lines) if (line !== '') onOutput('stdout', line.replace(/\r$/, ''));
-    } finally {
-      await file.close();
-    }
-  } catch {
-    // no log (the root is gone already)
-  }
 }
