@@ -62,6 +62,7 @@ for (const backend of RUNNER_BACKENDS) {
       assert.match(cli.output(), /Job build completed with result: Failed/);
       const finished = await finishedJob(h, job.id);
       assert.equal(finished.status, 'failure');
+      assert.equal(finished.reason, 'The runner worker exited with exit code 1 before it reported the job.', 'the job says what happened');
       assert.equal(readWorkerLog(log).some((e) => e.event === 'reported'), false, 'the worker reported nothing');
     });
   });
