@@ -10,6 +10,7 @@ import { loadConfig, type SvcConfig } from './config/load-config.js';
 import { ServiceContainer } from './container.js';
 import { coreServices, type HostLifecycle } from './core-services.js';
 import { registerReadiness, type HostState, type NamedReadinessCheck } from './host-routes.js';
+import type { RouteEntry } from './http/route-table.js';
 import { createSystemAuth } from './http/system-auth.js';
 import { createListeners, type Listeners } from './listeners.js';
 import { createRootLogger, type Logger } from './logger.js';
@@ -36,6 +37,8 @@ export interface Host {
   readonly app: FastifyInstance;
   /** The runner socket's server (SVC_RUNNER_SOCKET), which carries only the runner surface. */
   readonly runnerSocketApp: FastifyInstance | undefined;
+  /** Every route `app` carries, with the credential its group declared (http/route-table.ts). */
+  routes(): readonly RouteEntry[];
   readonly state: HostState;
   /** Starts workers in order, then listens on SVC_LISTEN (and SVC_RUNNER_SOCKET). Returns the base URL. */
   start(): Promise<string>;
@@ -121,6 +124,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     logger,
     app: listeners.tcp,
     runnerSocketApp: listeners.runnerSocket,
+    routes: () => listeners.routes(),
     get state() {
       return state;
     },

@@ -45,7 +45,7 @@ export { arrivedOnRunnerSocket } from './http/runner-socket-server.js';
 export { DEFAULT_BODY_LIMIT } from './http/server.js';
 export { DEFAULT_HTTP_LIMITS, holdConnection } from './http/http-limits.js';
 export type { HttpLimits } from './http/http-limits.js';
-export { routeTable } from './http/route-table.js';
+export { acceptsCredential, routeTable } from './http/route-table.js';
 export type { RouteEntry } from './http/route-table.js';
 export { SYSTEM_TOKEN_NAME } from './secrets-bootstrap.js';
 export type { ErrorBody } from './http/error-handler.js';

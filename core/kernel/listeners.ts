@@ -3,6 +3,7 @@ import type { ListenAddress } from './config/env-config.js';
 import type { SystemAuth } from './core-services.js';
 import { registerRouteGroup } from './host-routes.js';
 import type { HttpLimits } from './http/http-limits.js';
+import { routeTable, type RouteEntry } from './http/route-table.js';
 import { createHttpServer } from './http/server.js';
 import { prepareSocketPath, removeSocketFile, secureSocketFile, socketListenError, type SocketFileIdentity } from './http/socket-file.js';
 import type { Logger } from './logger.js';
@@ -24,6 +25,8 @@ export interface Listeners {
   readonly tcp: FastifyInstance;
   /** SVC_RUNNER_SOCKET: only the route groups served on `runner-socket`. */
   readonly runnerSocket: FastifyInstance | undefined;
+  /** The routes TCP carries (the runner socket carries a subset of the same groups). */
+  routes(): readonly RouteEntry[];
   addRouteGroup(group: RouteGroup): Promise<void>;
   ready(): Promise<void>;
   /** Checks the socket path before anything starts: a bad path fails the start naming the knob. */
@@ -70,6 +73,7 @@ export function createListeners(options: ListenersOptions): Listeners {
   return {
     tcp,
     runnerSocket,
+    routes: () => routeTable(tcp),
     async addRouteGroup(group) {
       const surfaces: readonly RouteSurface[] = group.surfaces ?? ['tcp'];
       if (surfaces.includes('tcp')) await registerRouteGroup(tcp, group, options.systemAuth);

@@ -7,7 +7,7 @@ export type { Clock, IdGenerator } from './clock.js';
 export { statusWarningsExtensionPoint, type StatusWarning, type StatusWarningSource, type StatusWarningsExtension } from './status-warnings.js';
 export { waitForWake } from './wake.js';
 export type { SnapshotCommit, SnapshotHistory, SnapshotMeta, SnapshotNegotiation, SnapshotOffer, SnapshotPackImport, SnapshotPackMeta, SnapshotStore, SnapshotTag } from './snapshots.js';
-export { runtimeJobsServiceRef, type CacheMode, type JobWorkflowFile, type RuntimeJob, type RuntimeJobContext, type RuntimeJobs } from './runtime-jobs.js';
+export { JOB_TOKEN_CREDENTIAL, runtimeJobsServiceRef, type CacheMode, type JobWorkflowFile, type RuntimeJob, type RuntimeJobContext, type RuntimeJobs } from './runtime-jobs.js';
 export { runnerProvisioningServiceRef, type ProvisionedRunner, type ProvisionedRunnerState, type ProvisionRequest, type RunnerProvisioning } from './runner-provisioning.js';
 export {
   splitRepositoryName,

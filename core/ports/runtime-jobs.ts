@@ -71,5 +71,11 @@ export interface RuntimeJobs {
   describe(job: RuntimeJob): Promise<RuntimeJobContext>;
 }
 
+/**
+ * What a route group that takes job tokens declares (`acceptsCredential` of the kernel), so the
+ * route table lists every route a job token opens: the finished-job test walks them all.
+ */
+export const JOB_TOKEN_CREDENTIAL = 'job-token';
+
 /** Provided by `runner-protocol`. */
 export const runtimeJobsServiceRef = createServiceRef<RuntimeJobs>({ id: 'runner-protocol.runtimeJobs' });

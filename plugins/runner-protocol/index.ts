@@ -60,6 +60,7 @@ export function createRunnerProtocolPlugin(options: RunnerProtocolOptions = {}) 
     async init({ config, database, clock, ids, credentialStore, systemAuth, blobStore, blobSigner, snapshots, remoteRepositories, engine, reporting, notifier, lifecycle, logger }, env) {
       const services = await createRunnerProtocolServices({
         database,
+        engine,
         clock,
         ids,
         credentialStore,

@@ -1,5 +1,5 @@
-import { isTerminal, type Engine } from '../../core/engine/index.js';
-import { AuthError, NotFoundError } from '../../core/kernel/index.js';
+import type { Engine } from '../../core/engine/index.js';
+import { NotFoundError } from '../../core/kernel/index.js';
 import type { RuntimeJob, RuntimeJobContext, RuntimeJobs } from '../../core/ports/index.js';
 import type { ExpressionObject } from '../../core/workflow/index.js';
 import type { JobTokens } from './auth/index.js';
@@ -15,7 +15,8 @@ export interface RuntimeJobsDeps {
 
 /**
  * The `runtimeJobsServiceRef` service (core/ports/runtime-jobs.ts) other plugins reach jobs
- * through: job tokens verified here (auth/job-token.ts), and the job's facts from its plan, planned
+ * through: job tokens verified here (auth/job-token.ts: the signature, then whether the attempt
+ * is live, auth/job-attempts.ts; a finished job's token is a 401 `job_token_expired`), and the job's facts from its plan, planned
  * again as the job message was (so the cache mode, permissions and environment the runtime
  * services enforce are the ones the runner was given).
  */
@@ -23,10 +24,6 @@ export function createRuntimeJobs(deps: RuntimeJobsDeps): RuntimeJobs {
   return {
     async verify(token) {
       const claims = await deps.jobTokens.verifyJobToken(token);
-      const job = await deps.engine.getJob(claims.jobId);
-      if (job === undefined || job.runId !== claims.runId) throw new AuthError(`the job of this token is gone`, { code: 'job_token_invalid' });
-      if (job.attempt !== claims.attempt) throw new AuthError(`attempt ${claims.attempt} of this job is over (re-run)`, { code: 'job_token_expired' });
-      if (isTerminal(job.status) || job.runnerId === null) throw new AuthError(`the job of this token is not running (${job.status})`, { code: 'job_token_expired' });
       return {
         runId: claims.runId,
         jobId: claims.jobId,

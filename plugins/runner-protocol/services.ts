@@ -1,8 +1,10 @@
+import type { Engine } from '../../core/engine/index.js';
 import type { SystemAuth } from '../../core/kernel/index.js';
 import type { Clock, CredentialStore, Database, IdGenerator } from '../../core/ports/index.js';
 import { createAgentRegistry, type AgentRegistry, type FlowSettings } from './agents/index.js';
 import {
   createAssertionVerifier,
+  createJobAttempts,
   createJobTokens,
   createRunnerAuth,
   createRunnerTokens,
@@ -22,7 +24,7 @@ export interface RunnerProtocolServices {
   readonly pools: PoolsStore;
   readonly agents: AgentsStore;
   readonly tokens: RunnerTokens;
-  /** Mints and verifies job access tokens; give it to `requireJobToken` on the Worker's routes. */
+  /** Mints and verifies job access tokens (valid only while their job attempt is live); give it to `requireJobToken` on the Worker's routes. */
   readonly jobTokens: JobTokens;
   readonly assertions: AssertionVerifier;
   /** Verifies runner access tokens; give it to `requireRunnerToken` on runner routes. */
@@ -37,6 +39,8 @@ export interface RunnerProtocolServices {
 
 export interface ServiceInputs {
   readonly database: Database;
+  /** Where job tokens' attempts are looked up (auth/job-attempts.ts). */
+  readonly engine: Pick<Engine, 'getJob'>;
   readonly clock: Clock;
   readonly ids: IdGenerator;
   readonly credentialStore: CredentialStore;
@@ -61,7 +65,7 @@ export async function createRunnerProtocolServices(inputs: ServiceInputs): Promi
     pools,
     agents,
     tokens,
-    jobTokens: createJobTokens({ key, clock: inputs.clock, ids: inputs.ids }),
+    jobTokens: createJobTokens({ key, clock: inputs.clock, ids: inputs.ids, attempts: createJobAttempts(inputs.engine) }),
     assertions: createAssertionVerifier({ agents, jtis: createAssertionJtis(db), clock: inputs.clock }),
     runnerAuth: createRunnerAuth({ tokens, agents }),
     registry,

@@ -22,7 +22,8 @@ export interface JobServices {
 
 const isLegacyFinal = (error: unknown): boolean =>
   error instanceof RunnerHttpError && (error.isVss('TaskAgentJobNotFoundException') || error.isVss('TaskAgentJobTokenExpiredException'));
-const isRunServiceFinal = (error: unknown): boolean => error instanceof RunnerHttpError && error.runServiceStatus === 404;
+// A 401 on the job token is final too: it cannot be renewed, and the server refuses a finished job's token.
+const isRunServiceFinal = (error: unknown): boolean => error instanceof RunnerHttpError && (error.runServiceStatus === 404 || error.status === 401);
 
 async function withAttempts(timings: ListenerTimings, isFinal: (error: unknown) => boolean, action: () => Promise<void>): Promise<void> {
   const errors: unknown[] = [];

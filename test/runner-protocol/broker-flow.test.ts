@@ -96,11 +96,14 @@ for (const backend of RUNNER_BACKENDS) {
       const finished = await h.engine.getJob(job.id);
       assert.equal(finished?.status, 'success');
       assert.deepEqual(finished?.outputs, { greeting: 'hello' });
-      assert.equal((await broker.complete(jobMessage.systemUrl, jobMessage.token, jobMessage.ids, 'succeeded')).status, 200, 'a repeat is answered');
-
+      // A finished job's token is refused (401: completejob stops at once on it, §4.8).
+      const repeat = await broker.complete(jobMessage.systemUrl, jobMessage.token, jobMessage.ids, 'failed');
+      assert.equal(repeat.status, 401, 'a repeat changes nothing');
+      assertEnvelope(repeat.body, { source: 'actions-run-service', statusCode: 401 });
+      assert.equal((await h.engine.getJob(job.id))?.conclusion, 'success');
       const late = await broker.renew(jobMessage.systemUrl, jobMessage.token, jobMessage.ids);
-      assert.equal(late.status, 404, 'renewing a finished job stops renewal');
-      assertEnvelope(late.body, { source: 'actions-run-service', statusCode: 404 });
+      assert.equal(late.status, 401, 'renewing a finished job is refused');
+      assertEnvelope(late.body, { source: 'actions-run-service', statusCode: 401 });
       assert.equal((await broker.acknowledge(reference.runner_request_id)).status, 404, 'a finished request is not acknowledged');
 
       assert.equal((await broker.deleteSession()).status, 204);

@@ -4,12 +4,15 @@ import Fastify from 'fastify';
 import { decodeJwt } from 'jose';
 import { createMemoryCredentialStore } from '../../backends/credentials/index.js';
 import { randomIds } from '../../core/kernel/index.js';
+import type { JobRecord } from '../../core/engine/index.js';
 import {
   createJobTokens,
+  JobAttemptEndedError,
   jobTokenOf,
   jobTokenTtlSeconds,
   loadSigningKey,
   requireJobToken,
+  type JobAttempts,
   type JobTokenClaims,
 } from '../../plugins/runner-protocol/auth/index.js';
 import { jobIdFor, planIdFor } from '../../plugins/runner-protocol/job-message/index.js';
@@ -19,10 +22,20 @@ import { onCleanup } from '../support/services.js';
 const planId = planIdFor({ id: 7, runAttempt: 1 });
 const claims: JobTokenClaims = { runId: 7, jobId: 21, agentId: 3, planId, timelineId: planId, attempt: 1 };
 
-async function tokens() {
+/** Every attempt live, unless `ended` says otherwise (the store's side is tested with real jobs in finished-job-token.test.ts). */
+function attemptsOf(state: { ended?: JobAttemptEndedError }): JobAttempts {
+  return {
+    requireLive: async () => {
+      if (state.ended !== undefined) throw state.ended;
+      return {} as JobRecord;
+    },
+  };
+}
+
+async function tokens(state: { ended?: JobAttemptEndedError } = {}) {
   const clock = new ManualClock(Date.UTC(2030, 0, 1));
   const key = await loadSigningKey(createMemoryCredentialStore());
-  return { clock, jobTokens: createJobTokens({ key, clock, ids: randomIds }), key };
+  return { clock, jobTokens: createJobTokens({ key, clock, ids: randomIds, attempts: attemptsOf(state) }), key };
 }
 
 async function app(t: TestContext, jobTokens: ReturnType<typeof createJobTokens>) {
@@ -61,10 +74,19 @@ describe('job access tokens', () => {
     assert.deepEqual((await jobTokens.verifyJobToken(token)).scopes, ['Actions.GenericRead']);
     clock.advance(61_000);
     await assert.rejects(jobTokens.verifyJobToken(token), { code: 'job_token_expired', status: 401 });
-    const other = createJobTokens({ key: await loadSigningKey(createMemoryCredentialStore()), clock, ids: randomIds });
+    const other = createJobTokens({ key: await loadSigningKey(createMemoryCredentialStore()), clock, ids: randomIds, attempts: attemptsOf({}) });
     await assert.rejects(jobTokens.verifyJobToken(await other.mintJobToken(claims, 60)), { code: 'job_token_invalid' });
     await assert.rejects(jobTokens.verifyJobToken('not.a.jwt'), { code: 'job_token_invalid' });
     await assert.rejects(jobTokens.mintJobToken(claims, 0), TypeError);
+  });
+
+  it('stop verifying when their job attempt is over', async () => {
+    const state: { ended?: JobAttemptEndedError } = {};
+    const { jobTokens } = await tokens(state);
+    const token = await jobTokens.mintJobToken(claims, jobTokenTtlSeconds(360));
+    await jobTokens.verifyJobToken(token);
+    state.ended = new JobAttemptEndedError('finished', 'the job this token belongs to has finished (success)');
+    await assert.rejects(jobTokens.verifyJobToken(token), { code: 'job_token_expired', status: 401, message: /has finished/ });
   });
 
   it('open only the routes of their plan and timeline', async (t) => {

@@ -20,6 +20,7 @@ async function services(t: TestContext): Promise<{ services: RunnerProtocolServi
   if (report.error) throw report.error;
   const built = await createRunnerProtocolServices({
     database: store.database,
+    engine: { getJob: async () => undefined },
     clock,
     ids: randomIds,
     credentialStore: createMemoryCredentialStore(),
@@ -85,7 +86,7 @@ describe('requireRunnerToken (for session, message and broker routes)', () => {
     onCleanup(t, () => store.database.close());
     await store.migrator.migrate('runner-protocol', runnerProtocolMigrations);
     const credentials = createMemoryCredentialStore();
-    const inputs = { database: store.database, clock, ids: randomIds, credentialStore: credentials, systemAuth: noSystemAuth, policy: 'strict' as const, publicUrl: undefined, runnerVersion: '2.337.0' };
+    const inputs = { database: store.database, engine: { getJob: async () => undefined }, clock, ids: randomIds, credentialStore: credentials, systemAuth: noSystemAuth, policy: 'strict' as const, publicUrl: undefined, runnerVersion: '2.337.0' };
     const first = await createRunnerProtocolServices(inputs);
     const pem = await credentials.get('runner-protocol-signing-key');
     assert.match(pem ?? '', /^-----BEGIN PRIVATE KEY-----/);

@@ -258,7 +258,8 @@ for (const backend of RUNNER_BACKENDS) {
         annotations: [{ level: 1, message: 'Job-level notice' }],
       };
       ok(await broker.call('POST', new URL('completejob', job.systemUrl).href, { token: job.token, json: body }));
-      ok(await broker.call('POST', new URL('completejob', job.systemUrl).href, { token: job.token, json: body }), 200);
+      const repeat = await broker.call('POST', new URL('completejob', job.systemUrl).href, { token: job.token, json: { ...body, conclusion: 'failed' } });
+      assert.equal(repeat.status, 401, "a repeat finds the job's token spent, and changes nothing");
 
       assert.equal((await h.engine.getJob(job.jobId))?.status, 'success');
       assert.deepEqual(await jobSteps(h, job.runId), [

@@ -2,7 +2,7 @@
  * Who may report what: a job token opens its own job's routes only (jobs of one run share its
  * plan and timeline, so the records, logs, feed and events a route touches are checked too), an
  * expired or missing token gets the Bearer challenge, and a token whose job is gone or re-run
- * gets the plan/timeline exceptions the runner acts on (§2.9).
+ * gets the plan exceptions the runner acts on (§2.9).
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -100,7 +100,7 @@ for (const backend of RUNNER_BACKENDS) {
       const tokens = await jobTokensOf(h);
       const gone = await tokens.mintJobToken({ ...a.claims, jobId: 9999 }, 600);
       refused(await w.withToken(gone).jobCompleted('succeeded'), 404, 'TaskOrchestrationPlanNotFoundException');
-      refused(await w.withToken(gone).updateRecords([]), 404, 'TimelineNotFoundException');
+      refused(await w.withToken(gone).updateRecords([]), 404, 'TaskOrchestrationPlanNotFoundException');
       const oldAttempt = await tokens.mintJobToken({ ...a.claims, attempt: 0 }, 600);
       refused(await w.withToken(oldAttempt).jobCompleted('succeeded'), 409, 'TaskOrchestrationPlanTerminatedException');
 

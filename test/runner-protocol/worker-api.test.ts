@@ -66,7 +66,7 @@ function object(value: JsonValue | undefined): JsonObject {
   return value as JsonObject;
 }
 
-/** The official Worker's sequence for `build` (§8.1 step 10), with two issues on the `pack` step. */
+/** The official Worker's sequence for `build` (§8.1 step 10), with two issues on the `pack` step, up to `JobCompleted`. */
 async function runBuild(w: ScriptedWorker): Promise<{ readonly packLog: { readonly logId: number; readonly page: Buffer } }> {
   await w.connect();
   const jobId = w.job.jobId;
@@ -110,7 +110,6 @@ async function runBuild(w: ScriptedWorker): Promise<{ readonly packLog: { readon
   ok(await w.updateRecords([step(complete, 4, 'Complete job', { state: 'completed', result: 'succeeded', startTime: at(3), finishTime: at(4) })]));
   await w.uploadLog(complete, ['Cleaning up orphan processes']);
   ok(await w.updateRecords([timelineRecord({ id: jobId, type: 'Job', name: 'build', state: 'completed', result: 'succeeded', startTime: at(0), finishTime: at(4), warningCount: 1, noticeCount: 1 })]));
-  ok(await w.jobCompleted('succeeded', { artifact: 'artifact-68' }), 204);
   return { packLog };
 }
 
@@ -124,10 +123,16 @@ for (const backend of RUNNER_BACKENDS) {
       const w = new ScriptedWorker(build.info);
       const { packLog } = await runBuild(w);
 
-      // The HTTP stack resends a page whose answer it lost; the Listener re-uploads leftovers.
+      // The HTTP stack resends a page whose answer it lost (its queues drain before JobCompleted).
       const resent = ok(await w.appendLog(packLog.logId, packLog.page));
       assert.equal(object(resent.body as JsonValue)['lineCount'], 4, 'the resend is answered like the upload');
+      const timeline = ok(await w.getTimeline()).body as JsonObject;
       ok(await w.jobCompleted('succeeded', { artifact: 'artifact-68' }), 204);
+      // From now on the job's token opens nothing: a repeat of the completion, a page, a read.
+      for (const late of [await w.jobCompleted('failed'), await w.appendLog(packLog.logId, packLog.page), await w.getTimeline()]) {
+        assert.equal(late.status, 401, JSON.stringify(late.body));
+        assert.match(String(object(late.body as JsonValue)['message']), /has finished \(success\)/);
+      }
 
       const view = await runView(h, run.id);
       const job = view.jobs.find((candidate) => candidate.name === 'build');
@@ -152,7 +157,6 @@ for (const backend of RUNNER_BACKENDS) {
       assert.match(lines[0] ?? '', /^2030-01-01T00:00:01\.0000000Z Current runner version: 2\.337\.0$/, 'the page without its BOM');
       assert.deepEqual((await logs(h, run.id, '?job=build&step=2')).map((line) => line.slice(29)), ['##[group]Run echo hello', 'echo hello', '##[endgroup]', 'hello']);
 
-      const timeline = ok(await w.getTimeline()).body as JsonObject;
       const records = (timeline['records'] as JsonObject[]).map((record) => [record['type'], record['order'] ?? null, record['state'], record['result'], object(record['log'] ?? {})['id'] !== undefined]);
       assert.deepEqual(records, [
         ['Job', null, 'completed', 'succeeded', false],

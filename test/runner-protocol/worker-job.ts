@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { selectRuns, type Assignment, type RunRecord } from '../../core/engine/index.js';
 import { randomIds } from '../../core/kernel/index.js';
 import type { JsonObject } from '../../core/protocol/index.js';
-import { createJobTokens, jobTokenTtlSeconds, loadSigningKey, type JobTokenClaims, type JobTokens } from '../../plugins/runner-protocol/auth/index.js';
+import { createJobAttempts, createJobTokens, jobTokenTtlSeconds, loadSigningKey, type JobTokenClaims, type JobTokens } from '../../plugins/runner-protocol/auth/index.js';
 import { buildJobMessage, needsFromJobs, planFor, planIdFor } from '../../plugins/runner-protocol/job-message/index.js';
 import type { RunnerHost } from './runner-host.js';
 import { jobInfo, type WorkerJobInfo } from './scripted-worker.js';
@@ -30,7 +30,7 @@ export async function createRun(h: RunnerHost, workflow: string): Promise<RunRec
 }
 
 export async function jobTokensOf(h: RunnerHost): Promise<JobTokens> {
-  return createJobTokens({ key: await loadSigningKey(h.credentialStore), clock: h.clock, ids: randomIds });
+  return createJobTokens({ key: await loadSigningKey(h.credentialStore), clock: h.clock, ids: randomIds, attempts: createJobAttempts(h.engine) });
 }
 
 export interface DispatchedJob {

@@ -5,8 +5,9 @@ import type { UnitOfWork } from '../store/unit-of-work.js';
 
 /**
  * The job a runner reports for, checked to be that runner's: the one that acquired it
- * (`engine_jobs.runner_id`), also after it completed, so logs uploaded after the completion
- * still land; a re-run clears the runner, so the previous attempt's runner is refused.
+ * (`engine_jobs.runner_id`, kept after the job ends); a re-run clears the runner, so the previous
+ * attempt's runner is refused. Whether a report may still come at all is the caller's rule: the
+ * runner protocol refuses a finished job's token before it gets here (its auth/job-attempts.ts).
  * Takes the run row lock first (the engine's lock order: run, then its jobs, then its event
  * counter), which also serialises writers of one job on a shared store.
  */

@@ -9,7 +9,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ForbiddenError, InputError, NotFoundError } from '../../../core/kernel/index.js';
 import { splitRepositoryName } from '../../../core/ports/index.js';
-import { jobTokenOf, requireJobToken } from '../auth/index.js';
+import { jobTokenOf, guardJobRoutes } from '../auth/index.js';
 import { RUNNER_RESOURCES } from '../registration/index.js';
 import { installVssErrorHandler } from '../vss/index.js';
 import { fastifyPath } from '../worker-api/index.js';
@@ -59,7 +59,7 @@ export function remoteAction(nameWithOwner: string, ref: string, path: string | 
 export async function registerActionDownloadRoute(app: FastifyInstance, deps: ActionDownloadDeps): Promise<void> {
   await app.register(async (scoped) => {
     installVssErrorHandler(scoped);
-    scoped.addHook('onRequest', requireJobToken(deps.jobTokens));
+    guardJobRoutes(scoped, deps.jobTokens);
     scoped.post<RequestShape>(actionDownloadPath(), { schema: { params: Params, querystring: Query, body: Body } }, async (request) => {
       const claims = jobTokenOf(request);
       const asked = request.query.jobId;

@@ -16,7 +16,7 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { ForbiddenError, isSvcError, type ErrorBody } from '../../../core/kernel/index.js';
-import { jobTokenOf, requireJobToken } from '../auth/index.js';
+import { jobTokenOf, guardJobRoutes } from '../auth/index.js';
 import { remoteAction } from './action-download-route.js';
 import { MAX_BATCH, ticketBatch, type ActionDownloadDeps } from './batch-tickets.js';
 
@@ -82,7 +82,7 @@ export async function registerRunnerResolveRoute(app: FastifyInstance, deps: Act
       return sendError(reply, 500, { code: 'internal_error', message: 'internal error; the server log has the details' });
     });
     // Checks the token and that `:planId` is its plan (403 otherwise).
-    scoped.addHook('onRequest', requireJobToken(deps.jobTokens));
+    guardJobRoutes(scoped, deps.jobTokens);
     scoped.post<RequestShape>(RUNNER_RESOLVE_PATH, { schema: { params: Params, body: Body } }, async (request, reply) => {
       const claims = jobTokenOf(request);
       if (request.params.jobId.toLowerCase() !== claims.jobRecordId) {

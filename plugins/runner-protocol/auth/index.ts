@@ -24,15 +24,20 @@ export {
   type RunnerAuth,
 } from './require-runner-token.js';
 export { checkRegistrationCredential, registrationPolicyFor, type RegistrationPolicy } from './registration-policy.js';
+export { createJobAttempts, engineRunnerId, jobAttemptEnd, JobAttemptEndedError, type JobAttemptClaims, type JobAttemptEnd, type JobAttempts } from './job-attempts.js';
 export {
   createJobTokens,
   JOB_TOKEN_MARGIN_SECS,
   jobRecordIdOf,
   jobTokenOf,
   jobTokenTtlSeconds,
+  guardJobRoutes,
+  refuseEndedVss,
   requireJobToken,
   sendJobForbidden,
   type JobTokenClaims,
   type JobTokens,
+  type JobTokensOptions,
+  type RefuseEnded,
   type VerifiedJobToken,
 } from './job-token.js';

@@ -1,10 +1,11 @@
-import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { errors, jwtVerify, SignJWT } from 'jose';
-import { AuthError } from '../../../core/kernel/index.js';
-import type { Clock, IdGenerator } from '../../../core/ports/index.js';
+import { acceptsCredential, AuthError } from '../../../core/kernel/index.js';
+import { JOB_TOKEN_CREDENTIAL, type Clock, type IdGenerator } from '../../../core/ports/index.js';
 import { vssException } from '../../../core/protocol/index.js';
 import { jobIdFor } from '../job-message/index.js';
 import { sendBearerChallenge } from '../vss/index.js';
+import { JobAttemptEndedError, type JobAttempts } from './job-attempts.js';
 import { bearerToken } from './require-runner-token.js';
 import type { SigningKey } from './signing-key.js';
 
@@ -13,7 +14,8 @@ import type { SigningKey } from './signing-key.js';
  * in `SystemVssConnection.authorization.parameters.AccessToken`. The Worker sends it as Bearer on
  * every report (timeline, logs, feed, events, ...), the Listener on `renewjob` (run service), and
  * actions get it as `ACTIONS_RUNTIME_TOKEN`. It names one attempt of one job, so a job's token
- * opens that job's routes only, and it expires (job timeout + margin).
+ * opens that job's routes only, and only while that attempt is live (job-attempts.ts: checked in
+ * the store on every verification); its `exp` (job timeout + margin) is a backstop.
  */
 
 const ISSUER = 'svc';
@@ -51,7 +53,10 @@ export interface VerifiedJobToken extends JobTokenClaims {
 
 export interface JobTokens {
   mintJobToken(claims: JobTokenClaims, ttlSeconds: number): Promise<string>;
-  /** The claims of a valid, unexpired job token; throws `AuthError` (`job_token_invalid` / `job_token_expired`) otherwise. */
+  /**
+   * The claims of a valid, unexpired job token whose job attempt is live; throws `AuthError`
+   * (`job_token_invalid` / `job_token_expired`) otherwise, `JobAttemptEndedError` when the attempt is over.
+   */
   verifyJobToken(token: string): Promise<VerifiedJobToken>;
 }
 
@@ -65,8 +70,16 @@ export function jobRecordIdOf(claims: Pick<JobTokenClaims, 'planId' | 'jobId' | 
   return jobIdFor(claims.planId, { id: claims.jobId, attempt: claims.attempt });
 }
 
-export function createJobTokens(options: { readonly key: SigningKey; readonly clock: Clock; readonly ids: IdGenerator }): JobTokens {
-  const { key, clock, ids } = options;
+export interface JobTokensOptions {
+  readonly key: SigningKey;
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+  /** Whether the attempt a token names is still live (the store's answer). */
+  readonly attempts: JobAttempts;
+}
+
+export function createJobTokens(options: JobTokensOptions): JobTokens {
+  const { key, clock, ids, attempts } = options;
   return {
     async mintJobToken(claims, ttlSeconds) {
       if (!(Number.isFinite(ttlSeconds) && ttlSeconds > 0)) throw new TypeError(`a job token needs a positive lifetime, got ${ttlSeconds}`);
@@ -124,6 +137,7 @@ export function createJobTokens(options: { readonly key: SigningKey; readonly cl
         timelineId: text('timeline_id'),
         attempt: int('attempt'),
       };
+      await attempts.requireLive(claims);
       const scp = payload['scp'];
       return {
         ...claims,
@@ -156,7 +170,7 @@ const GUID_PARAMS = ['planId', 'timelineId'] as const;
  * without retrying, §2.9). Jobs of one run share its plan and timeline, so routes still check
  * that the records, logs and events they touch are the token's job's (`jobRecordId`).
  */
-export function requireJobToken(tokens: JobTokens): onRequestAsyncHookHandler {
+export function requireJobToken(tokens: JobTokens, refuseEnded: RefuseEnded = refuseEndedVss): onRequestAsyncHookHandler {
   return async function requireJob(request: FastifyRequest, reply: FastifyReply) {
     const token = bearerToken(request);
     if (token === undefined) return sendBearerChallenge(reply, 'this route needs the job access token (Authorization: Bearer)');
@@ -164,6 +178,7 @@ export function requireJobToken(tokens: JobTokens): onRequestAsyncHookHandler {
     try {
       claims = await tokens.verifyJobToken(token);
     } catch (error) {
+      if (error instanceof JobAttemptEndedError) return refuseEnded(reply, error);
       if (error instanceof AuthError) return sendBearerChallenge(reply, error.message);
       throw error;
     }
@@ -177,6 +192,30 @@ export function requireJobToken(tokens: JobTokens): onRequestAsyncHookHandler {
     jobs.set(request, claims);
   };
 }
+
+/**
+ * Puts every route `app` (an encapsulated context) registers from now on behind the job token:
+ * `requireJobToken`, and the route table's `job-token` declaration. The one way routes take a job
+ * token, so a new route in such a context is refused a finished job's token like the others.
+ */
+export function guardJobRoutes(app: FastifyInstance, tokens: JobTokens, refuseEnded?: RefuseEnded): void {
+  acceptsCredential(app, JOB_TOKEN_CREDENTIAL);
+  app.addHook('onRequest', requireJobToken(tokens, refuseEnded));
+}
+
+/** How a route's wire tells a token that its job attempt is over. */
+export type RefuseEnded = (reply: FastifyReply, error: JobAttemptEndedError) => FastifyReply;
+
+/**
+ * The VSS answers (§2.9): a finished attempt gets what an expired token gets (401, Bearer
+ * challenge; the Worker cannot renew a job token, so it gives up); a gone job and a re-run attempt
+ * keep the plan exceptions the Worker stops its `JobCompleted` retries on.
+ */
+export const refuseEndedVss: RefuseEnded = (reply, error) => {
+  if (error.ended === 'gone') return reply.status(404).type('application/json').send(vssException('TaskOrchestrationPlanNotFoundException', error.message));
+  if (error.ended === 'superseded') return reply.status(409).type('application/json').send(vssException('TaskOrchestrationPlanTerminatedException', error.message));
+  return sendBearerChallenge(reply, error.message);
+};
 
 /** The 403 a job's token gets on another job's resources. */
 export function sendJobForbidden(reply: FastifyReply, message: string): FastifyReply {

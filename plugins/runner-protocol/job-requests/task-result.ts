@@ -1,10 +1,8 @@
 import type { Completion, JobRecord } from '../../../core/engine/index.js';
 import { TASK_RESULTS, type TaskResultName } from '../../../core/protocol/index.js';
 
-/** The engine's runner id for a registered runner: its agent id, as text (the job's lease owner). */
-export function engineRunnerId(agentId: number): string {
-  return String(agentId);
-}
+// The engine's runner id for a registered runner (the job's lease owner); job-token liveness needs it too.
+export { engineRunnerId } from '../auth/index.js';
 
 /** A TaskResult as the runner sends it (a camelCase name in any case, or its number) by name. */
 export function taskResultName(value: TaskResultName | number | string): TaskResultName | undefined {

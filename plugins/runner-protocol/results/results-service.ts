@@ -1,8 +1,8 @@
-import { installTwirpErrorHandler, TwirpError } from '../../../core/kernel/index.js';
+import { acceptsCredential, installTwirpErrorHandler, TwirpError } from '../../../core/kernel/index.js';
 import type { FastifyInstance } from 'fastify';
 import type { Engine, Reporting } from '../../../core/engine/index.js';
 import type { Logger } from '../../../core/kernel/index.js';
-import type { BlobStore, BlobUrlSigner, Clock, Database, IdGenerator } from '../../../core/ports/index.js';
+import { JOB_TOKEN_CREDENTIAL, type BlobStore, type BlobUrlSigner, type Clock, type Database, type IdGenerator } from '../../../core/ports/index.js';
 import type { JobTokens } from '../auth/index.js';
 import { createAttachmentsStore, createLogsStore, workerDb } from '../worker-api/index.js';
 import { createJobResults, type JobResults } from './job-results.js';
@@ -64,6 +64,7 @@ export function createResultsService(deps: ResultsServiceDeps): ResultsService {
       await app.register(async (twirp) => {
         installTwirpErrorHandler(twirp);
         await twirp.register(async (job) => {
+          acceptsCredential(job, JOB_TOKEN_CREDENTIAL);
           job.addHook('onRequest', requireResultsToken(deps.jobTokens));
           registerReceiverRoutes(job, { engine: deps.engine, steps, uploads, urls, landing, logger: deps.logger });
           registerStepUpdateRoute(job, { engine: deps.engine, reporting: deps.reporting, steps });

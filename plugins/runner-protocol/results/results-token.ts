@@ -1,12 +1,13 @@
 /**
  * The job access token on the results routes. Same token and checks as the Worker's legacy
- * routes (auth/job-token.ts verifies it), but refusals come in the Twirp envelope
- * (`unauthenticated`, with the Bearer challenge) rather than VSS exceptions: the results client
- * is a plain HTTP client that reads Twirp.
+ * routes (auth/job-token.ts verifies it, and that its job attempt is live), but refusals come in
+ * the Twirp envelope (`unauthenticated`; a gone job `not_found`, a re-run attempt
+ * `failed_precondition`) rather than VSS exceptions: the results client is a plain HTTP client
+ * that reads Twirp.
  */
 import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { AuthError, TwirpError } from '../../../core/kernel/index.js';
-import { bearerToken, type JobTokens, type VerifiedJobToken } from '../auth/index.js';
+import { bearerToken, JobAttemptEndedError, type JobTokens, type VerifiedJobToken } from '../auth/index.js';
 
 const admitted = new WeakMap<FastifyRequest, VerifiedJobToken>();
 
@@ -17,6 +18,8 @@ export function requireResultsToken(tokens: JobTokens): onRequestAsyncHookHandle
     try {
       admitted.set(request, await tokens.verifyJobToken(token));
     } catch (error) {
+      if (error instanceof JobAttemptEndedError && error.ended === 'gone') throw new TwirpError('not_found', error.message);
+      if (error instanceof JobAttemptEndedError && error.ended === 'superseded') throw new TwirpError('failed_precondition', error.message);
       if (error instanceof AuthError) throw new TwirpError('unauthenticated', error.message);
       throw error;
     }

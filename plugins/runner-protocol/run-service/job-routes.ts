@@ -7,7 +7,7 @@ import {
   type RenewJobRequest,
   type RenewJobResponse,
 } from '../../../core/protocol/index.js';
-import { jobTokenOf, requireJobToken, type VerifiedJobToken } from '../auth/index.js';
+import { jobTokenOf, guardJobRoutes, type RefuseEnded, type VerifiedJobToken } from '../auth/index.js';
 import { completionOf, engineRunnerId, taskResultName } from '../job-requests/index.js';
 import { JOB_REPORT_BODY_LIMIT } from '../worker-api/index.js';
 import type { RunServiceDeps } from './run-service-deps.js';
@@ -29,15 +29,23 @@ function notFound(reply: FastifyReply, body: { readonly jobId: string }): Fastif
 }
 
 /**
+ * A token whose attempt is over: a finished job's is a 401 (`completejob` stops at once on it,
+ * §4.8; a late `renewjob` gives up after its few retries); a gone or re-run job's the 404 that
+ * stops renewal and completion.
+ */
+const refuseEnded: RefuseEnded = (reply, error) => sendRunServiceError(reply, error.ended === 'finished' ? 401 : 404, error.message);
+
+/**
  * The run service's job routes (§2.7, §2.8; job token): `renewjob` extends the engine's lease to
  * the lock (the first renewal is the runner accepting the job) and answers `lockedUntil`; a job
  * that is over or not the token's answers 404, which stops renewal (the Listener then cancels its
  * Worker). `completejob` records the step results and annotations (results/), then the
- * conclusion and outputs; a repeat for a finished job is a 200.
+ * conclusion and outputs. Both take the job token only while its attempt is live: once the job is
+ * finished, a repeated `completejob` is refused like every other write of that token.
  */
 export async function registerRunServiceJobRoutes(app: FastifyInstance, deps: RunServiceDeps): Promise<void> {
   await app.register(async (jobRoutes) => {
-    jobRoutes.addHook('onRequest', requireJobToken(deps.jobTokens));
+    guardJobRoutes(jobRoutes, deps.jobTokens, refuseEnded);
 
     jobRoutes.post<{ Body: RenewJobRequest }>(RENEW_JOB_PATH, { schema: { body: renewJobRequestSchema } }, async (request, reply) => {
       const claims = jobTokenOf(request);

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { requireJobToken } from '../auth/index.js';
+import { guardJobRoutes } from '../auth/index.js';
 import { registerAttachmentRoute } from './attachment-route.js';
 import { registerFeedRoute } from './feed-route.js';
 import { registerLogRoutes } from './log-routes.js';
@@ -21,7 +21,7 @@ export async function registerWorkerRoutes(app: FastifyInstance, deps: WorkerApi
     // Log pages and attachments are raw bytes (octet-stream); any other non-JSON body is kept as
     // bytes too, so the route's schema (not a 415) tells the caller what is wrong.
     scoped.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
-    scoped.addHook('onRequest', requireJobToken(deps.jobTokens));
+    guardJobRoutes(scoped, deps.jobTokens);
     registerTimelineRoutes(scoped, routeDeps);
     registerLogRoutes(scoped, routeDeps);
     registerFeedRoute(scoped, routeDeps);

@@ -110,7 +110,7 @@ export function registerArtifactTwirp(app: FastifyInstance, deps: { readonly aut
     },
   };
 
-  app.addHook('onRequest', auth.requireJob);
+  auth.guard(app);
   registerTwirpService(
     app,
     ARTIFACT_TWIRP_SERVICE,

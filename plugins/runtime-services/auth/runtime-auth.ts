@@ -1,6 +1,6 @@
-import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
-import { AuthError } from '../../../core/kernel/index.js';
-import type { RuntimeJob, RuntimeJobContext, RuntimeJobs } from '../../../core/ports/index.js';
+import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import { acceptsCredential, AuthError } from '../../../core/kernel/index.js';
+import { JOB_TOKEN_CREDENTIAL, type RuntimeJob, type RuntimeJobContext, type RuntimeJobs } from '../../../core/ports/index.js';
 
 /** Job contexts kept (each is a plan of the job's workflow, so worth keeping for the job's calls). */
 const CONTEXTS_KEPT = 256;
@@ -11,6 +11,8 @@ export interface RuntimeAuth {
    * running job (else an `AuthError`, which the group's error handler turns into its 401).
    */
   readonly requireJob: onRequestAsyncHookHandler;
+  /** Puts every route `app` (a context) registers from now on behind `requireJob`, declared as taking the job token (route table). */
+  guard(app: FastifyInstance): void;
   /** The job `requireJob` admitted the request for. */
   jobOf(request: FastifyRequest): RuntimeJob;
   /** The job's run and plan facts; one planning per job attempt. */
@@ -20,11 +22,16 @@ export interface RuntimeAuth {
 export function createRuntimeAuth(runtimeJobs: RuntimeJobs): RuntimeAuth {
   const jobs = new WeakMap<FastifyRequest, RuntimeJob>();
   const contexts = new Map<string, Promise<RuntimeJobContext>>();
+  const requireJob: onRequestAsyncHookHandler = async (request) => {
+    const token = bearer(request.headers.authorization);
+    if (token === undefined) throw new AuthError('this route needs the job runtime token (Authorization: Bearer $ACTIONS_RUNTIME_TOKEN)', { code: 'unauthenticated' });
+    jobs.set(request, await runtimeJobs.verify(token));
+  };
   return {
-    async requireJob(request) {
-      const token = bearer(request.headers.authorization);
-      if (token === undefined) throw new AuthError('this route needs the job runtime token (Authorization: Bearer $ACTIONS_RUNTIME_TOKEN)', { code: 'unauthenticated' });
-      jobs.set(request, await runtimeJobs.verify(token));
+    requireJob,
+    guard(app) {
+      acceptsCredential(app, JOB_TOKEN_CREDENTIAL);
+      app.addHook('onRequest', requireJob);
     },
     jobOf(request) {
       const job = jobs.get(request);

@@ -71,7 +71,7 @@ export function registerCacheTwirp(app: FastifyInstance, deps: { readonly auth: 
     },
   };
 
-  app.addHook('onRequest', auth.requireJob);
+  auth.guard(app);
   registerTwirpService(
     app,
     CACHE_TWIRP_SERVICE,

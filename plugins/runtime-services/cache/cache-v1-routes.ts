@@ -39,7 +39,7 @@ export function registerCacheV1Routes(app: FastifyInstance, deps: { readonly aut
   // Chunks stream to the blob store as they arrive.
   app.addContentTypeParser('application/octet-stream', (_request: FastifyRequest, _payload: IncomingMessage, done: (err: Error | null, body?: unknown) => void) => done(null));
   app.setErrorHandler((error: FastifyError, request, reply) => sendV1Error(reply, error, deps.logger, request));
-  app.addHook('onRequest', auth.requireJob);
+  auth.guard(app);
 
   app.get<{ Querystring: { keys: string; version: string } }>(
     `${CACHE_V1_PREFIX}/cache`,

@@ -50,7 +50,7 @@ export function registerOidcRoutes(app: FastifyInstance, deps: OidcRouteDeps): v
   });
 
   app.register(async (tokens) => {
-    tokens.addHook('onRequest', auth.requireJob);
+    auth.guard(tokens);
     tokens.get<{ Params: { planId: string; jobId: string }; Querystring: { audience?: string } }>(
       `${ID_TOKEN_ROUTE}/:planId/:jobId`,
       {

@@ -1,0 +1,156 @@
+/**
+ * A finished job's token (also `GITHUB_TOKEN` and `ACTIONS_RUNTIME_TOKEN`) opens nothing: every
+ * route the route table lists as taking a job token (the Worker's, the results service's, the run
+ * service's, action downloads, cache, artifacts, OIDC, the checkout relay) refuses it once its job
+ * attempt is terminal, and no other write route accepts it either. The routes come from the
+ * host's route table, so a route added tomorrow is walked too.
+ */
+import assert from 'node:assert/strict';
+import { describe, it, type TestContext } from 'node:test';
+import type { RouteEntry } from '../../core/kernel/index.js';
+import { JOB_TOKEN_CREDENTIAL } from '../../core/ports/index.js';
+import type { JsonObject } from '../../core/protocol/index.js';
+import { runnerHost, RUNNER_BACKENDS, type RunnerHost, type StoreKind } from './runner-host.js';
+import { logPage, ScriptedWorker, timelineRecord } from './scripted-worker.js';
+import { createRun, dispatchNext, type DispatchedJob } from './worker-job.js';
+
+const WORKFLOW = `name: ci
+on: push
+jobs:
+  build:
+    runs-on: [self-hosted]
+    steps:
+      - run: echo hello
+`;
+
+const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * Write routes that do not take a job token and answer a request carrying one with a 2xx, each
+ * with the reason that is no write to the run. Empty today: every other write route wants its own
+ * credential (system bearer, runner token, registration token, signed URL) and refuses.
+ */
+const NOT_RUN_WRITES: ReadonlyMap<string, string> = new Map();
+
+interface FinishedJob {
+  readonly h: RunnerHost;
+  readonly job: DispatchedJob;
+  readonly worker: ScriptedWorker;
+  readonly logId: number;
+}
+
+/** A job run to its end the way the official Worker reports it: timeline, a log page, a step summary, JobCompleted. */
+async function finishedJob(t: TestContext, kind: StoreKind, result: 'succeeded' | 'canceled' = 'succeeded'): Promise<FinishedJob> {
+  const h = await runnerHost(t, { kind, plugins: ['blobs', 'runtime-services', 'checkout-relay'] });
+  await createRun(h, WORKFLOW);
+  const job = await dispatchNext(h);
+  const worker = new ScriptedWorker(job.info);
+  await worker.connect();
+  const step = job.info.steps[0]?.id ?? '';
+  assert.equal((await worker.updateRecords([timelineRecord({ id: job.info.jobId, type: 'Job', name: 'build', state: 'inProgress' })])).status, 200);
+  const { logId } = await worker.uploadLog(step, ['hello']);
+  assert.equal((await worker.attach(job.info.jobId, 'Checks.Step.Summary', step, Buffer.from('### done\n'))).status, 200);
+  if (result === 'canceled') {
+    await h.engine.cancelJob(job.assignment.job.id);
+    // Cancellation asks the runner to stop; its wind-down reports still land until it completes.
+    assert.equal((await worker.updateRecords([timelineRecord({ id: step, parentId: job.info.jobId, order: 1, state: 'completed', result: 'canceled' })])).status, 200);
+  }
+  assert.equal((await worker.jobCompleted(result)).status, 204);
+  const finished = await h.engine.getJob(job.assignment.job.id);
+  assert.equal(finished?.status, result === 'canceled' ? 'cancelled' : 'success');
+  return { h, job, worker, logId };
+}
+
+/** A concrete URL for a route pattern, with the job's own plan, timeline, records and log. */
+function concreteUrl(route: RouteEntry, finished: FinishedJob): string {
+  const { info } = finished.job;
+  const values: Readonly<Record<string, string>> = {
+    scopeIdentifier: info.scopeIdentifier,
+    hubName: info.hubName,
+    planId: info.planId,
+    timelineId: info.timelineId,
+    recordId: info.jobId,
+    logId: String(finished.logId),
+    type: 'Checks.Step.Summary',
+    name: info.steps[0]?.id ?? 'step',
+    owner: 'acme',
+    repo: 'widgets',
+  };
+  const path = route.url.replace(/:([A-Za-z0-9_]+)\??/g, (_match, name: string) => encodeURIComponent(values[name] ?? '1')).replace(/\*$/, 'x');
+  return `${finished.h.baseUrl}${path}`;
+}
+
+interface Answer {
+  readonly route: string;
+  readonly status: number;
+  readonly text: string;
+}
+
+async function callWith(token: string, route: RouteEntry, finished: FinishedJob): Promise<Answer> {
+  const response = await fetch(concreteUrl(route, finished), {
+    method: route.method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ planId: finished.job.info.planId, jobId: finished.job.info.jobId }),
+  });
+  return { route: `${route.method} ${route.url}`, status: response.status, text: await response.text() };
+}
+
+function assertRefusedAsFinished(answers: readonly Answer[]): void {
+  const accepted = answers.filter((answer) => answer.status !== 401 && answer.status !== 403);
+  assert.deepEqual(accepted, [], `routes that did not refuse a finished job's token with 401/403: ${accepted.map((a) => a.route).join(', ')}`);
+  for (const answer of answers) assert.match(answer.text, /the job this token belongs to has finished/, `${answer.route} says why`);
+}
+
+for (const backend of RUNNER_BACKENDS) {
+  describe(`a finished job's token (${backend.kind})`, { skip: backend.skip }, () => {
+    it('is refused by every write route that takes a job token, and accepted by no other write route', async (t) => {
+      const finished = await finishedJob(t, backend.kind);
+      const token = finished.job.info.token;
+      const stepsBefore = await finished.h.reporting.listSteps(finished.job.assignment.run.id);
+      const routes = finished.h.host.routes().filter((route) => WRITES.has(route.method));
+      const jobRoutes = routes.filter((route) => route.credential === JOB_TOKEN_CREDENTIAL);
+      // The Worker's (records, timelines, logs, feed, attachments, events), the results service's
+      // Twirp methods, renewjob/completejob, action resolution, cache, artifacts, OIDC, the relay.
+      assert.ok(jobRoutes.length >= 15, `the route table lists the job-token write routes: ${jobRoutes.map((r) => `${r.method} ${r.url}`).join(', ')}`);
+      const answers = [];
+      for (const route of jobRoutes) answers.push(await callWith(token, route, finished));
+      assertRefusedAsFinished(answers);
+      t.diagnostic(`job-token write routes checked: ${answers.length}, accepted: 0`);
+
+      const others = routes.filter((route) => route.credential !== JOB_TOKEN_CREDENTIAL && !NOT_RUN_WRITES.has(`${route.method} ${route.url}`));
+      const acceptedElsewhere = [];
+      for (const route of others) {
+        const answer = await callWith(token, route, finished);
+        if (answer.status >= 200 && answer.status < 300) acceptedElsewhere.push(answer.route);
+      }
+      assert.deepEqual(acceptedElsewhere, [], 'no other write route takes a job token');
+      t.diagnostic(`other write routes checked: ${others.length}, accepted: 0`);
+
+      const job = await finished.h.engine.getJob(finished.job.assignment.job.id);
+      assert.deepEqual([job?.status, job?.conclusion], ['success', 'success'], 'the finished job is as it ended');
+      assert.deepEqual(await finished.h.reporting.listSteps(finished.job.assignment.run.id), stepsBefore, 'its steps are as they ended');
+    });
+
+    it('is refused on the Worker routes with the answer an expired token gets (the runner gives up)', async (t) => {
+      const { worker, logId } = await finishedJob(t, backend.kind);
+      for (const late of [
+        await worker.updateRecords([timelineRecord({ id: worker.job.steps[0]?.id ?? '', parentId: worker.job.jobId, order: 1, name: 'renamed', state: 'completed', result: 'failed' })]),
+        await worker.appendLog(logId, logPage(['appended after the end'])),
+        await worker.jobCompleted('failed'),
+      ]) {
+        assert.equal(late.status, 401, JSON.stringify(late.body));
+        assert.equal(late.headers.get('www-authenticate'), 'Bearer');
+        assert.equal((late.body as JsonObject)['typeKey'], 'VssUnauthorizedException');
+      }
+    });
+
+    it("a cancelled job's token is refused once the job is cancelled", async (t) => {
+      const finished = await finishedJob(t, backend.kind, 'canceled');
+      const routes = finished.h.host.routes().filter((route) => WRITES.has(route.method) && route.credential === JOB_TOKEN_CREDENTIAL);
+      const answers = [];
+      for (const route of routes) answers.push(await callWith(finished.job.info.token, route, finished));
+      assertRefusedAsFinished(answers);
+      assert.equal((await finished.h.engine.getJob(finished.job.assignment.job.id))?.status, 'cancelled');
+    });
+  });
+}
