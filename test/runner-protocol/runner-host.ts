@@ -1,7 +1,7 @@
 import type { TestContext } from 'node:test';
 import { engineServiceRef, reportingServiceRef, type Engine, type Reporting } from '../../core/engine/index.js';
 import { coreServices, createHost, createSilentLogger, defaultCatalog, definePlugin, type Host } from '../../core/kernel/index.js';
-import type { BlobStore, CredentialStore, SnapshotStore } from '../../core/ports/index.js';
+import type { BlobStore, CredentialStore, Database, SnapshotStore } from '../../core/ports/index.js';
 import { createHostEnv, TEST_SYSTEM_TOKEN } from '../support/host-env.js';
 import { ManualClock } from '../support/manual-clock.js';
 import { onCleanup, postgresSchemaUrl, requireService } from '../support/services.js';
@@ -32,6 +32,8 @@ export interface RunnerHost {
   readonly snapshots: SnapshotStore;
   /** The host's blob store (the data dir's with SQLite, PostgreSQL's with PostgreSQL). */
   readonly blobStore: BlobStore;
+  /** The host's store, for tests that look at what it keeps at rest. */
+  readonly database: Database;
 }
 
 export interface RunnerHostOptions {
@@ -57,7 +59,7 @@ export async function runnerHost(t: TestContext, options: RunnerHostOptions = {}
   onCleanup(t, () => hostEnv.cleanup());
   const extra = (options.plugins ?? []).map((id) => `[[plugin]]\nid = "${id}"\n\n`).join('');
   hostEnv.writePlugins(`[[plugin]]\nid = "engine"\n\n[[plugin]]\nid = "runner-protocol"\n\n${extra}[[plugin]]\nid = "${GRABBER_ID}"\n`);
-  let grabbed: { engine: Engine; reporting: Reporting; credentialStore: CredentialStore; snapshots: SnapshotStore; blobStore: BlobStore } | undefined;
+  let grabbed: { engine: Engine; reporting: Reporting; credentialStore: CredentialStore; snapshots: SnapshotStore; blobStore: BlobStore; database: Database } | undefined;
   const grabber = definePlugin({
     id: GRABBER_ID,
     apiVersion: 1,
@@ -67,6 +69,7 @@ export async function runnerHost(t: TestContext, options: RunnerHostOptions = {}
       credentialStore: coreServices.credentialStore,
       snapshots: coreServices.snapshots,
       blobStore: coreServices.blobStore,
+      database: coreServices.database,
     },
     init: (deps) => void (grabbed = deps),
   });

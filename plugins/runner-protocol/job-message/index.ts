@@ -14,6 +14,7 @@ export { GITHUB_CONTEXT_KEYS, repositoryVisibility } from './message-contexts.js
 export { cacheModeFor } from './cache-mode.js';
 export { jobServer, LOOPBACK_JOB_HOST, passesToolkitHostGate } from './job-server.js';
 export { ID_TOKEN_PATH } from './system-connection.js';
+export { JOB_TOKEN_SLOT, withJobToken } from './job-token-slot.js';
 export { tokenPermissions } from './message-variables.js';
 export type {
   JobMessageIds,

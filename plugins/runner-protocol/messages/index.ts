@@ -7,3 +7,4 @@ export { nextMessage, type Delivery, type LongPollDeps, type PollContext } from 
 export { pollSignal, type PollSignal } from './poll-signal.js';
 export { taskAgentMessageWire } from './message-wire.js';
 export { planAssignment, type PlannedAssignment } from './job-plan.js';
+export { jobMessageForDelivery } from './job-message-delivery.js';

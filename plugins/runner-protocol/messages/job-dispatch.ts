@@ -2,8 +2,8 @@ import type { Logger } from '../../../core/kernel/index.js';
 import type { Assignment, Engine } from '../../../core/engine/index.js';
 import type { Clock } from '../../../core/ports/index.js';
 import { MessageTypes } from '../../../core/protocol/index.js';
-import { jobTokenTtlSeconds, type JobTokens } from '../auth/index.js';
-import { buildJobMessage, jobIdFor, planIdFor, type JobMessageType, type ServerUrls } from '../job-message/index.js';
+import type { JobTokens } from '../auth/index.js';
+import { buildJobMessage, jobIdFor, JOB_TOKEN_SLOT, planIdFor, type JobMessageType, type ServerUrls } from '../job-message/index.js';
 import { engineRunnerId, type JobRequestsStore } from '../job-requests/index.js';
 import type { SessionRecord } from '../sessions/index.js';
 import type { AgentRecord, AgentsStore, RunnerDb } from '../store/index.js';
@@ -24,9 +24,10 @@ export interface JobDispatchDeps {
 /**
  * Turns a job the engine just handed this runner into a job message on its session
  * (`PipelineAgentJobRequest`, or `RunnerJobRequest` for the broker: the body then waits for `acquirejob`):
- * the job planned again from the run's files, a job token scoped to it, the message and our
- * record of the request written together. The message waits in the store until a poll delivers
- * it, so a claim made while the poll was going away is delivered on the session's next poll.
+ * the job planned again from the run's files, the message and our record of the request written
+ * together. The message waits in the store until a poll delivers it, so a claim made while the
+ * poll was going away is delivered on the session's next poll. It is stored without its job
+ * token (job-message/job-token-slot.ts): the token is minted when the message is handed out.
  *
  * A job whose message cannot be built (its workflow no longer plans) fails with the reason: no
  * runner could run it, and leaving it claimed would only delay the same failure.
@@ -44,11 +45,7 @@ export async function dispatchJob(
     const { plan, needs } = await planAssignment(assignment, await deps.engine.listJobs(run.id), serverUrls.publicUrl);
     const planId = planIdFor(run);
     const jobGuid = jobIdFor(planId, job);
-    const accessToken = await deps.jobTokens.mintJobToken(
-      { runId: run.id, jobId: job.id, agentId: runner.id, planId, timelineId: planId, attempt: job.attempt },
-      jobTokenTtlSeconds(job.timeoutMinutes),
-    );
-    const body = JSON.stringify(buildJobMessage({ assignment, plan, serverUrls, accessToken, needs, messageType }));
+    const body = JSON.stringify(buildJobMessage({ assignment, plan, serverUrls, accessToken: JOB_TOKEN_SLOT, needs, messageType }));
     const now = deps.clock.now();
     const message = await deps.db.transaction().execute(async (tx) => {
       const queued = await deps.messages.enqueue(

@@ -7,6 +7,7 @@ import type { LegacyFlowTimings, SessionRecord } from '../sessions/index.js';
 import type { AgentRecord } from '../store/index.js';
 import { cancelIfRequested, heldJobOf, type HeldJobDeps } from './held-job.js';
 import { dispatchJob, type JobDispatchDeps } from './job-dispatch.js';
+import { jobMessageForDelivery } from './job-message-delivery.js';
 import type { MessageRecord } from './messages-store.js';
 import type { PollSignal } from './poll-signal.js';
 import { waitForRun } from './run-wake.js';
@@ -95,6 +96,7 @@ async function claimDelivery(deps: LongPollDeps, message: MessageRecord, agentId
     return undefined;
   }
   const brokerJob = message.messageType === MessageTypes.RunnerJobRequest;
+  let body = message.body;
   if (message.requestId !== null && (brokerJob || message.messageType === MessageTypes.PipelineAgentJobRequest)) {
     const job = await deps.engine.getJob(message.requestId);
     const stillOurs = job !== undefined && job.status === 'in_progress' && job.runnerId === engineRunnerId(agentId) && !job.cancelRequested;
@@ -103,10 +105,12 @@ async function claimDelivery(deps: LongPollDeps, message: MessageRecord, agentId
       await deps.messages.drop(message.id);
       return undefined;
     }
+    // The job token goes in now (a broker job's at `acquirejob`, which hands out its message).
+    if (!brokerJob) body = await jobMessageForDelivery(deps.jobTokens, message.body, job, agentId);
   }
   // A broker job message keeps its job message body for `acquirejob`.
   if (!(await deps.messages.markDelivered(message.id, deps.clock.now(), brokerJob))) return undefined;
-  return { message, body: message.body };
+  return { message, body };
 }
 
 function aborted(signal: AbortSignal): Promise<void> {

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { acquireJobRequestSchema, type AcquireJobRequest } from '../../../core/protocol/index.js';
 import { runnerOf } from '../auth/index.js';
 import { engineRunnerId } from '../job-requests/index.js';
+import { jobMessageForDelivery } from '../messages/index.js';
 import type { RunServiceDeps } from './run-service-deps.js';
 import { sendRunServiceError } from './run-service-reply.js';
 
@@ -10,7 +11,7 @@ export const ACQUIRE_JOB_PATH = '/run-service/acquirejob';
 /**
  * `POST {run_service_url}acquirejob` (§2.6, runner token): the job message of a `RunnerJobRequest`
  * the broker handed this runner, built when the job was claimed (`messageType: RunnerJobRequest`,
- * SystemVssConnection at the run service, a job token). Handed out once: a second acquire answers
+ * SystemVssConnection at the run service) and given its job token now. Handed out once: a second acquire answers
  * 409; a request that is not the runner's, or whose job is no longer its own, 404. Both make the
  * runner skip the message.
  */
@@ -28,6 +29,6 @@ export function registerAcquireRoute(app: FastifyInstance, deps: RunServiceDeps)
     if (taken === undefined) return notFound();
     if (!('body' in taken)) return sendRunServiceError(reply, 409, `Job request ${requestId} was already acquired`);
     request.log.info({ agentId: runner.id, jobId: job.id, runId: job.runId }, 'the runner acquired the job');
-    return reply.type('application/json').send(taken.body);
+    return reply.type('application/json').send(await jobMessageForDelivery(deps.jobTokens, taken.body, job, runner.id));
   });
 }
