@@ -37,6 +37,8 @@ interface FinishedJob {
   readonly job: DispatchedJob;
   readonly worker: ScriptedWorker;
   readonly logId: number;
+  /** A signed URL for the job log the results service handed out while the job ran. */
+  readonly jobLogUrl: string;
 }
 
 /** A job run to its end the way the official Worker reports it: timeline, a log page, a step summary, JobCompleted. */
@@ -50,6 +52,13 @@ async function finishedJob(t: TestContext, kind: StoreKind, result: 'succeeded' 
   assert.equal((await worker.updateRecords([timelineRecord({ id: job.info.jobId, type: 'Job', name: 'build', state: 'inProgress' })])).status, 200);
   const { logId } = await worker.uploadLog(step, ['hello']);
   assert.equal((await worker.attach(job.info.jobId, 'Checks.Step.Summary', step, Buffer.from('### done\n'))).status, 200);
+  const signed = await fetch(`${h.baseUrl}/twirp/results.services.receiver.Receiver/GetJobLogsSignedBlobURL`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${job.info.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ workflow_run_backend_id: job.info.planId, workflow_job_run_backend_id: job.info.jobId }),
+  });
+  assert.equal(signed.status, 200);
+  const jobLogUrl = ((await signed.json()) as { logs_url: string }).logs_url;
   if (result === 'canceled') {
     await h.engine.cancelJob(job.assignment.job.id);
     // Cancellation asks the runner to stop; its wind-down reports still land until it completes.
@@ -58,7 +67,7 @@ async function finishedJob(t: TestContext, kind: StoreKind, result: 'succeeded' 
   assert.equal((await worker.jobCompleted(result)).status, 204);
   const finished = await h.engine.getJob(job.assignment.job.id);
   assert.equal(finished?.status, result === 'canceled' ? 'cancelled' : 'success');
-  return { h, job, worker, logId };
+  return { h, job, worker, logId, jobLogUrl };
 }
 
 /** A concrete URL for a route pattern, with the job's own plan, timeline, records and log. */
@@ -129,6 +138,13 @@ for (const backend of RUNNER_BACKENDS) {
       const job = await finished.h.engine.getJob(finished.job.assignment.job.id);
       assert.deepEqual([job?.status, job?.conclusion], ['success', 'success'], 'the finished job is as it ended');
       assert.deepEqual(await finished.h.reporting.listSteps(finished.job.assignment.run.id), stepsBefore, 'its steps are as they ended');
+    });
+
+    it("leaves the signed upload URLs it was handed unable to replace the job's log", async (t) => {
+      const { jobLogUrl } = await finishedJob(t, backend.kind);
+      const replaced = await fetch(jobLogUrl, { method: 'PUT', headers: { 'x-ms-blob-type': 'BlockBlob' }, body: 'forged log' });
+      assert.equal(replaced.status, 403);
+      assert.match(await replaced.text(), /the job this token belongs to has finished/);
     });
 
     it('is refused on the Worker routes with the answer an expired token gets (the runner gives up)', async (t) => {

@@ -28,7 +28,8 @@ export class JobAttemptEndedError extends AuthError {
 export interface JobAttemptClaims {
   readonly runId: number;
   readonly jobId: number;
-  readonly agentId: number;
+  /** The runner the attempt was handed to; absent for credentials that do not name one (signed upload URLs). */
+  readonly agentId?: number;
   readonly attempt: number;
 }
 
@@ -49,7 +50,7 @@ export function jobAttemptEnd(job: JobRecord | undefined, claims: JobAttemptClai
     return new JobAttemptEndedError('superseded', `the job attempt this token belongs to is over: job ${job.id} was re-run (attempt ${claims.attempt}, now ${job.attempt})`);
   }
   if (isTerminal(job.status)) return new JobAttemptEndedError('finished', `the job this token belongs to has finished (${job.status}); its token no longer opens anything`);
-  if (job.status !== 'in_progress' || job.runnerId !== engineRunnerId(claims.agentId)) {
+  if (job.status !== 'in_progress' || (claims.agentId !== undefined && job.runnerId !== engineRunnerId(claims.agentId))) {
     return new JobAttemptEndedError('finished', `the job this token belongs to is no longer held by the runner it was handed to (${job.status})`);
   }
   return undefined;

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Engine, Reporting } from '../../../core/engine/index.js';
 import type { Logger } from '../../../core/kernel/index.js';
 import { JOB_TOKEN_CREDENTIAL, type BlobStore, type BlobUrlSigner, type Clock, type Database, type IdGenerator } from '../../../core/ports/index.js';
-import type { JobTokens } from '../auth/index.js';
+import { createJobAttempts, type JobTokens } from '../auth/index.js';
 import { createAttachmentsStore, createLogsStore, workerDb } from '../worker-api/index.js';
 import { createJobResults, type JobResults } from './job-results.js';
 import { RECEIVER_SERVICE, registerReceiverRoutes } from './receiver-routes.js';
@@ -79,6 +79,7 @@ export function createResultsService(deps: ResultsServiceDeps): ResultsService {
       await app.register(async (blobs) =>
         registerUploadRoute(blobs, {
           uploads,
+          attempts: createJobAttempts(deps.engine),
           urls,
           blobs: deps.blobs,
           ids: deps.ids,

@@ -10,21 +10,25 @@
  *
  * The Azure REST variant says the same with headers (`x-ms-blob-type: BlockBlob|AppendBlob`,
  * `x-ms-blob-sealed: true`); they are read when present. Answers are Azure's statuses: 201
- * done, 403 a URL not signed for this upload or expired, 404 append before create, 409 append to a
+ * done, 403 a URL not signed for this upload or expired, or whose job attempt is over (the URL is
+ * the job token's stand-in: it writes only while the job runs), 404 append before create, 409 append to a
  * sealed, whole or completed blob, 413 past the limits (upload-limits.ts), 400 anything else.
  * Errors carry our JSON body: the runner reads only the status.
  */
 import type { IncomingMessage } from 'node:http';
 import { Transform, type Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { InputError, NotFoundError } from '../../../core/kernel/index.js';
+import { ForbiddenError, InputError, NotFoundError } from '../../../core/kernel/index.js';
 import type { BlobStore, IdGenerator } from '../../../core/ports/index.js';
+import { JobAttemptEndedError, type JobAttempts } from '../auth/index.js';
 import { UPLOAD_LIMITS } from './upload-limits.js';
 import { RESULTS_UPLOAD_PREFIX, type UploadUrls } from './upload-urls.js';
 import { checkAppend, checkReplace, tooLarge, type NewBlock, type UploadRecord, type UploadsStore } from './uploads-store.js';
 
 export interface UploadRouteDeps {
   readonly uploads: UploadsStore;
+  /** Whether the upload's job attempt still runs (auth/job-attempts.ts). */
+  readonly attempts: JobAttempts;
   readonly urls: UploadUrls;
   readonly blobs: BlobStore;
   readonly ids: IdGenerator;
@@ -109,6 +113,12 @@ export function registerUploadRoute(app: FastifyInstance, deps: UploadRouteDeps)
     const operation = operationOf(request.query, request.headers);
     const upload = await deps.uploads.get(uploadId);
     if (upload === undefined) throw new NotFoundError(`upload ${uploadId} does not exist`, { code: 'blob_not_found' });
+    try {
+      await deps.attempts.requireLive(upload.scope);
+    } catch (error) {
+      if (error instanceof JobAttemptEndedError) throw new ForbiddenError(error.message, { code: 'job_token_expired' });
+      throw error;
+    }
     // Refused before the body is read; the store checks again as it writes.
     if (operation.kind === 'append') checkAppend(upload, operation.seal);
     else checkReplace(upload);
