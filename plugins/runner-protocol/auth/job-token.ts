@@ -164,8 +164,9 @@ const GUID_PARAMS = ['planId', 'timelineId'] as const;
 /**
  * An `onRequest` hook for the Worker's routes: a valid job token whose plan and timeline are the
  * route's (`:planId`, `:timelineId` params, compared case-insensitively as the runner's GUIDs are)
- * is let through, and `jobTokenOf(request)` gives its claims. No token, a bad one or an expired one
- * gets `401` with the Bearer challenge; a token of another plan or timeline gets `403` with
+ * is let through while its job attempt is live, and `jobTokenOf(request)` gives its claims. No
+ * token, a bad one or an expired one gets `401` with the Bearer challenge; one whose attempt is
+ * over what `refuseEnded` sends (the route's wire); a token of another plan or timeline gets `403` with
  * `TaskOrchestrationPlanSecurityException` (on `JobCompleted` the runner then fails the job
  * without retrying, §2.9). Jobs of one run share its plan and timeline, so routes still check
  * that the records, logs and events they touch are the token's job's (`jobRecordId`).
