@@ -85,7 +85,7 @@ describe('job access tokens', () => {
     const { jobTokens } = await tokens(state);
     const token = await jobTokens.mintJobToken(claims, jobTokenTtlSeconds(360));
     await jobTokens.verifyJobToken(token);
-    state.ended = new JobAttemptEndedError('finished', 'the job this token belongs to has finished (success)');
+    state.ended = new JobAttemptEndedError('finished', 'the job this token belongs to has finished (success)', claims);
     await assert.rejects(jobTokens.verifyJobToken(token), { code: 'job_token_expired', status: 401, message: /has finished/ });
   });
 

@@ -259,7 +259,7 @@ for (const backend of RUNNER_BACKENDS) {
       };
       ok(await broker.call('POST', new URL('completejob', job.systemUrl).href, { token: job.token, json: body }));
       const repeat = await broker.call('POST', new URL('completejob', job.systemUrl).href, { token: job.token, json: { ...body, conclusion: 'failed' } });
-      assert.equal(repeat.status, 401, "a repeat finds the job's token spent, and changes nothing");
+      assert.equal(repeat.status, 200, 'a repeat (the first answer was lost) is answered, and changes nothing');
 
       assert.equal((await h.engine.getJob(job.jobId))?.status, 'success');
       assert.deepEqual(await jobSteps(h, job.runId), [

@@ -24,13 +24,14 @@ export {
   type RunnerAuth,
 } from './require-runner-token.js';
 export { checkRegistrationCredential, registrationPolicyFor, type RegistrationPolicy } from './registration-policy.js';
-export { createJobAttempts, engineRunnerId, jobAttemptEnd, JobAttemptEndedError, type JobAttemptClaims, type JobAttemptEnd, type JobAttempts } from './job-attempts.js';
+export { createJobAttempts, endedOnItsRunner, engineRunnerId, jobAttemptEnd, JobAttemptEndedError, type JobAttemptClaims, type JobAttemptEnd, type JobAttempts } from './job-attempts.js';
 export {
   createJobTokens,
   JOB_TOKEN_MARGIN_SECS,
   jobRecordIdOf,
   jobTokenOf,
   jobTokenTtlSeconds,
+  completionRoute,
   guardJobRoutes,
   refuseEndedVss,
   requireJobToken,

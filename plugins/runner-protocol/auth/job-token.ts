@@ -5,7 +5,7 @@ import { JOB_TOKEN_CREDENTIAL, type Clock, type IdGenerator } from '../../../cor
 import { vssException } from '../../../core/protocol/index.js';
 import { jobIdFor } from '../job-message/index.js';
 import { sendBearerChallenge } from '../vss/index.js';
-import { JobAttemptEndedError, type JobAttempts } from './job-attempts.js';
+import { endedOnItsRunner, JobAttemptEndedError, type JobAttempts } from './job-attempts.js';
 import { bearerToken } from './require-runner-token.js';
 import type { SigningKey } from './signing-key.js';
 
@@ -179,7 +179,12 @@ export function requireJobToken(tokens: JobTokens, refuseEnded: RefuseEnded = re
     try {
       claims = await tokens.verifyJobToken(token);
     } catch (error) {
-      if (error instanceof JobAttemptEndedError) return refuseEnded(reply, error);
+      if (error instanceof JobAttemptEndedError) {
+        const repeat = completionRepeatAnswer(request);
+        // The runner's retry of a completion whose answer it lost: answered, nothing written.
+        if (repeat !== undefined && endedOnItsRunner(error)) return repeat === 204 ? reply.status(204).send() : reply.status(200).send({});
+        return refuseEnded(reply, error);
+      }
       if (error instanceof AuthError) return sendBearerChallenge(reply, error.message);
       throw error;
     }
@@ -202,6 +207,23 @@ export function requireJobToken(tokens: JobTokens, refuseEnded: RefuseEnded = re
 export function guardJobRoutes(app: FastifyInstance, tokens: JobTokens, refuseEnded?: RefuseEnded): void {
   acceptsCredential(app, JOB_TOKEN_CREDENTIAL);
   app.addHook('onRequest', requireJobToken(tokens, refuseEnded));
+}
+
+const COMPLETION_KEY = 'svcJobCompletion';
+
+/**
+ * Route options of a job's completion route (`JobCompleted`, `completejob`): once the job has
+ * ended on the token's own runner, a repeat (the runner retries a completion whose answer was
+ * lost, §4.8) gets `status` straight from the token check, and the route itself never runs, so
+ * nothing is written. Any other use of a finished job's token is refused.
+ */
+export function completionRoute(status: 200 | 204): { readonly config: Readonly<Record<string, unknown>> } {
+  return { config: { [COMPLETION_KEY]: status } };
+}
+
+function completionRepeatAnswer(request: FastifyRequest): 200 | 204 | undefined {
+  const answer = (request.routeOptions.config as unknown as Readonly<Record<string, unknown>> | undefined)?.[COMPLETION_KEY];
+  return answer === 200 || answer === 204 ? answer : undefined;
 }
 
 /** How a route's wire tells a token that its job attempt is over. */

@@ -7,7 +7,7 @@ import {
   type RenewJobRequest,
   type RenewJobResponse,
 } from '../../../core/protocol/index.js';
-import { jobTokenOf, guardJobRoutes, type RefuseEnded, type VerifiedJobToken } from '../auth/index.js';
+import { completionRoute, guardJobRoutes, jobTokenOf, type RefuseEnded, type VerifiedJobToken } from '../auth/index.js';
 import { completionOf, engineRunnerId, taskResultName } from '../job-requests/index.js';
 import { JOB_REPORT_BODY_LIMIT } from '../worker-api/index.js';
 import type { RunServiceDeps } from './run-service-deps.js';
@@ -41,7 +41,8 @@ const refuseEnded: RefuseEnded = (reply, error) => sendRunServiceError(reply, er
  * that is over or not the token's answers 404, which stops renewal (the Listener then cancels its
  * Worker). `completejob` records the step results and annotations (results/), then the
  * conclusion and outputs. Both take the job token only while its attempt is live: once the job is
- * finished, a repeated `completejob` is refused like every other write of that token.
+ * finished, a repeated `completejob` of its runner is answered 200 without running (auth's
+ * `completionRoute`), and anything else refused.
  */
 export async function registerRunServiceJobRoutes(app: FastifyInstance, deps: RunServiceDeps): Promise<void> {
   await app.register(async (jobRoutes) => {
@@ -60,7 +61,7 @@ export async function registerRunServiceJobRoutes(app: FastifyInstance, deps: Ru
       return answer;
     });
 
-    jobRoutes.post<{ Body: CompleteJobRequest }>(COMPLETE_JOB_PATH, { schema: { body: completeJobRequestSchema }, bodyLimit: JOB_REPORT_BODY_LIMIT }, async (request, reply) => {
+    jobRoutes.post<{ Body: CompleteJobRequest }>(COMPLETE_JOB_PATH, { schema: { body: completeJobRequestSchema }, ...completionRoute(200), bodyLimit: JOB_REPORT_BODY_LIMIT }, async (request, reply) => {
       const claims = jobTokenOf(request);
       const result = taskResultName(request.body.conclusion);
       if (result === undefined) return sendRunServiceError(reply, 422, `Unknown conclusion '${String(request.body.conclusion)}'`);

@@ -20,6 +20,7 @@ import { workerJob } from './job-access.js';
 import { landJobLogs } from './job-log.js';
 import { JOB_REPORT_BODY_LIMIT, workerPath } from './route-paths.js';
 import { PlanEventBody, PlanParams, type PlanEventBodyType, type PlanParamsType } from './schemas.js';
+import { completionRoute } from '../auth/index.js';
 import { completionOf } from '../job-requests/index.js';
 import { parseTaskResult } from './wire-enums.js';
 import { planSecurity, planTerminated } from './worker-errors.js';
@@ -28,7 +29,7 @@ import type { WorkerRouteDeps } from './worker-deps.js';
 export function registerPlanEventsRoute(app: FastifyInstance, deps: WorkerRouteDeps): void {
   app.post<{ Params: PlanParamsType; Body: PlanEventBodyType }>(
     workerPath('events'),
-    { schema: { params: PlanParams, body: PlanEventBody }, bodyLimit: JOB_REPORT_BODY_LIMIT },
+    { schema: { params: PlanParams, body: PlanEventBody }, ...completionRoute(204), bodyLimit: JOB_REPORT_BODY_LIMIT },
     async (request, reply) => {
       const worker = await workerJob(deps.engine, request);
       const event = request.body;
