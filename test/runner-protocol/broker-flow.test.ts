@@ -65,8 +65,8 @@ for (const backend of RUNNER_BACKENDS) {
       assert.equal((await broker.complete(jobMessage.systemUrl, jobMessage.token, jobMessage.ids, 'failed')).status, 200, 'a repeat is answered');
       assert.equal((await h.engine.getJob(job.id))?.conclusion, 'success', 'a repeat changes nothing');
       const late = await broker.renew(jobMessage.systemUrl, jobMessage.token, jobMessage.ids);
-      assert.equal(late.status, 401, 'renewing a finished job is refused');
-      assertEnvelope(late.body, { source: 'actions-run-service', statusCode: 401 });
+      assert.equal(late.status, 404, 'renewing a finished job stops renewal');
+      assertEnvelope(late.body, { source: 'actions-run-service', statusCode: 404 });
       assert.equal((await broker.acknowledge(reference.runner_request_id)).status, 404, 'a finished request is not acknowledged');
 
       assert.equal((await broker.deleteSession()).status, 204);

@@ -29,11 +29,14 @@ function notFound(reply: FastifyReply, body: { readonly jobId: string }): Fastif
 }
 
 /**
- * A token whose attempt is over: a finished job's is a 401 (`completejob` stops at once on it,
- * §4.8; a late `renewjob` gives up after its few retries); a gone or re-run job's the 404 that
- * stops renewal and completion.
+ * A token whose attempt is over: on `completejob` a finished job's is a 401 (the runner stops at
+ * once on it, §4.8); on `renewjob`, and for a gone or re-run job, the run service's 404, the one
+ * answer that stops the runner's renewal (§2.7: it retries anything else, then trips over it).
  */
-const refuseEnded: RefuseEnded = (reply, error) => sendRunServiceError(reply, error.ended === 'finished' ? 401 : 404, error.message);
+const refuseEnded: RefuseEnded = (reply, error) => {
+  const renewal = reply.request.routeOptions.url === RENEW_JOB_PATH;
+  return sendRunServiceError(reply, error.ended === 'finished' && !renewal ? 401 : 404, error.message);
+};
 
 /**
  * The run service's job routes (§2.7, §2.8; job token): `renewjob` extends the engine's lease to
