@@ -12,16 +12,9 @@ import { JOB_TOKEN_CREDENTIAL } from '../../core/ports/index.js';
 import type { JsonObject } from '../../core/protocol/index.js';
 import { runnerHost, RUNNER_BACKENDS, type RunnerHost, type StoreKind } from './runner-host.js';
 import { logPage, ScriptedWorker, timelineRecord } from './scripted-worker.js';
-import { createRun, dispatchNext, type DispatchedJob } from './worker-job.js';
+import { createRun, type DispatchedJob, dispatchNext, ONE_STEP_WORKFLOW } from './worker-job.js';
 
-const WORKFLOW = `name: ci
-on: push
-jobs:
-  build:
-    runs-on: [self-hosted]
-    steps:
-      - run: echo hello
-`;
+const WORKFLOW = ONE_STEP_WORKFLOW;
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 

@@ -14,16 +14,9 @@ import { routeTable, type RouteEntry } from '../../core/kernel/index.js';
 import { runnerHost, RUNNER_BACKENDS } from './runner-host.js';
 import { ScriptedRunner } from './scripted-runner.js';
 import { ScriptedWorker } from './scripted-worker.js';
-import { createRun, dispatchNext } from './worker-job.js';
+import { createRun, dispatchNext, ONE_STEP_WORKFLOW } from './worker-job.js';
 
-const WORKFLOW = `name: ci
-on: push
-jobs:
-  build:
-    runs-on: [self-hosted]
-    steps:
-      - run: echo hi
-`;
+const WORKFLOW = ONE_STEP_WORKFLOW;
 
 const SEED = 20261129;
 /** Random mutations per route, on top of the fixed ones. */

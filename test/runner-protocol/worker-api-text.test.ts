@@ -12,16 +12,9 @@ import type { JsonObject, JsonValue } from '../../core/protocol/index.js';
 import { runnerHost, RUNNER_BACKENDS, type RunnerHost, type StoreKind } from './runner-host.js';
 import { ScriptedWorker, timelineRecord, WORKER_LOCATION } from './scripted-worker.js';
 import type { HttpResult } from './vss-client.js';
-import { createRun, dispatchNext } from './worker-job.js';
+import { createRun, dispatchNext, ONE_STEP_WORKFLOW } from './worker-job.js';
 
-const WORKFLOW = `name: ci
-on: push
-jobs:
-  build:
-    runs-on: [self-hosted]
-    steps:
-      - run: echo hi
-`;
+const WORKFLOW = ONE_STEP_WORKFLOW;
 
 /** NUL, a lone high and a lone low surrogate, and the stores' escape character itself. */
 const AWKWARD = 'nul:\u0000 high:\ud800 low:\udc00 esc:\ue000 esc-nul:\ue0000 pair:😀';
@@ -74,9 +67,10 @@ async function reportAwkwardJob(t: TestContext, kind: StoreKind): Promise<ReadBa
   await w.uploadLog(echo.id, [`page ${AWKWARD}`, AWKWARD]);
   ok(await w.updateRecords([timelineRecord({ id: echo.id, parentId: jobId, order: 2, name: `Run ${AWKWARD}`, refName: AWKWARD, state: 'completed', result: 'failed', startTime: at(1), finishTime: at(2), errorCount: 1, issues: [issue], ...text })]));
   ok(await w.updateRecords([timelineRecord({ id: jobId, type: 'Job', name: `build ${AWKWARD}`, state: 'completed', result: 'failed', startTime: at(0), finishTime: at(3), ...text })]));
+  // The job's token reads its timeline while the job runs (it opens nothing once the job ended).
+  const timeline = ok(await w.getTimeline()).body as JsonObject;
   ok(await w.jobCompleted('failed', { [`out`]: AWKWARD }), 204);
 
-  const timeline = ok(await w.getTimeline()).body as JsonObject;
   const view = await fetch(`${h.baseUrl}/api/v1/runs/${run.id}`, { headers: system(h) });
   assert.equal(view.status, 200);
   const logs = await fetch(`${h.baseUrl}/api/v1/runs/${run.id}/logs?job=build`, { headers: system(h) });

@@ -13,6 +13,16 @@ import type { RunnerHost } from './runner-host.js';
 import { jobInfo, type WorkerJobInfo } from './scripted-worker.js';
 
 export const WORKFLOW_PATH = '.github/workflows/ci.yml';
+
+/** One job of one `run:` step, for a self-hosted runner: the smallest job the Worker routes report. */
+export const ONE_STEP_WORKFLOW = `name: ci
+on: push
+jobs:
+  build:
+    runs-on: [self-hosted]
+    steps:
+      - run: echo hi
+`;
 export const RUNNER = { runnerId: '7', runnerName: 'build-01', labels: ['self-hosted', 'linux'] } as const;
 
 export async function createRun(h: RunnerHost, workflow: string): Promise<RunRecord> {
