@@ -193,12 +193,14 @@ export function blobSuite(name: string, factory: BlobHarnessFactory, options: Su
         consumed += chunk.length;
         if (Math.floor(before / sampleEvery) !== Math.floor(consumed / sampleEvery)) {
           // A slow reader: a store that reads ahead of it gets the time to (and is then caught).
-          await new Promise((resolve) => setTimeout(resolve, 100));
+          await new Promise((resolve) => setTimeout(resolve, 250));
           peak = Math.max(peak, (await liveBytes(gc)) - readBaseline);
         }
       }
       assert.equal(consumed, size);
-      const limit = size / 8;
+      // A quarter of the blob: a store that buffers it whole (or reads far ahead of a slow
+      // reader) holds most of it; a streaming one holds a few parts and its driver's buffers.
+      const limit = size / 4;
       t.diagnostic(`live memory growth: writing ${Math.round(writePeak / 2 ** 20)} MiB, reading ${Math.round(peak / 2 ** 20)} MiB (blob ${size / 2 ** 20} MiB)`);
       assert.ok(writePeak < limit, `writing held ${Math.round(writePeak / 2 ** 20)} MiB live (limit ${limit / 2 ** 20} MiB)`);
       assert.ok(peak < limit, `reading held ${Math.round(peak / 2 ** 20)} MiB live (limit ${limit / 2 ** 20} MiB)`);
