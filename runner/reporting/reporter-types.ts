@@ -3,6 +3,7 @@
  * reporter interface both modes implement, and the job's completion (§4.8).
  */
 import type { TaskResultName } from '../../core/protocol/index.js';
+import { DEFAULT_OUTAGE_MS } from './http.js';
 
 export type IssueType = 'error' | 'warning' | 'notice';
 
@@ -103,5 +104,5 @@ export const DEFAULT_REPORTER_TIMINGS: ReporterTimings = {
   completionAttempts: 5,
   completionRetryMs: 5_000,
   requestTimeoutMs: 100_000,
-  outageMs: 15 * 60_000,
+  outageMs: DEFAULT_OUTAGE_MS,
 };

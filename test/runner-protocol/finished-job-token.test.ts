@@ -14,8 +14,6 @@ import { runnerHost, RUNNER_BACKENDS, type RunnerHost, type StoreKind } from './
 import { logPage, ScriptedWorker, timelineRecord } from './scripted-worker.js';
 import { createRun, type DispatchedJob, dispatchNext, ONE_STEP_WORKFLOW } from './worker-job.js';
 
-const WORKFLOW = ONE_STEP_WORKFLOW;
-
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
@@ -49,7 +47,7 @@ interface FinishedJob {
 /** A job run to its end the way the official Worker reports it: timeline, a log page, a step summary, JobCompleted. */
 async function finishedJob(t: TestContext, kind: StoreKind, result: 'succeeded' | 'canceled' = 'succeeded'): Promise<FinishedJob> {
   const h = await runnerHost(t, { kind, plugins: ['blobs', 'runtime-services', 'checkout-relay'] });
-  await createRun(h, WORKFLOW);
+  await createRun(h, ONE_STEP_WORKFLOW);
   const job = await dispatchNext(h);
   const worker = new ScriptedWorker(job.info);
   await worker.connect();

@@ -16,8 +16,6 @@ import { ScriptedRunner } from './scripted-runner.js';
 import { ScriptedWorker } from './scripted-worker.js';
 import { createRun, dispatchNext, ONE_STEP_WORKFLOW } from './worker-job.js';
 
-const WORKFLOW = ONE_STEP_WORKFLOW;
-
 const SEED = 20261129;
 /** Random mutations per route, on top of the fixed ones. */
 const RANDOM_ROUNDS = 16;
@@ -135,7 +133,7 @@ for (const backend of RUNNER_BACKENDS) {
   describe(`fuzz of the JSON routes (${backend.kind})`, { skip: backend.skip }, () => {
     it('no body, however broken, gets a 5xx on any route with the right credential', async (t) => {
       const h = await runnerHost(t, { kind: backend.kind, plugins: ['management-api', 'blobs', 'local-runs', 'runtime-services', 'checkout-relay'] });
-      const run = await createRun(h, WORKFLOW);
+      const run = await createRun(h, ONE_STEP_WORKFLOW);
       const job = await dispatchNext(h);
       const worker = new ScriptedWorker(job.info);
       await worker.connect();

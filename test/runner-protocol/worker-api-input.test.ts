@@ -9,16 +9,8 @@ import type { JsonObject } from '../../core/protocol/index.js';
 import { runnerHost, RUNNER_BACKENDS } from './runner-host.js';
 import { ScriptedWorker, timelineRecord, WORKER_LOCATION } from './scripted-worker.js';
 import type { HttpResult } from './vss-client.js';
-import { createRun, dispatchNext } from './worker-job.js';
+import { createRun, dispatchNext, ONE_STEP_WORKFLOW } from './worker-job.js';
 
-const ONE_JOB = `name: ci
-on: push
-jobs:
-  build:
-    runs-on: [self-hosted]
-    steps:
-      - run: echo hi
-`;
 
 function badRequest(result: HttpResult | { status: number; body: unknown }, what: string): void {
   assert.equal(result.status, 400, `${what}: ${JSON.stringify(result.body)}`);
@@ -30,7 +22,7 @@ for (const backend of RUNNER_BACKENDS) {
   describe(`worker api: bad input (${backend.kind})`, { skip: backend.skip }, () => {
     it('malformed bodies get 400s that say what is wrong, and store nothing', async (t) => {
       const h = await runnerHost(t, { kind: backend.kind });
-      const run = await createRun(h, ONE_JOB);
+      const run = await createRun(h, ONE_STEP_WORKFLOW);
       const job = await dispatchNext(h);
       const w = new ScriptedWorker(job.info);
       await w.connect();
@@ -77,7 +69,7 @@ for (const backend of RUNNER_BACKENDS) {
 
     it("takes the runner's other spellings: enum codes, any-case names, PascalCase members", async (t) => {
       const h = await runnerHost(t, { kind: backend.kind });
-      const run = await createRun(h, ONE_JOB);
+      const run = await createRun(h, ONE_STEP_WORKFLOW);
       const job = await dispatchNext(h);
       const w = new ScriptedWorker(job.info);
       await w.connect();

@@ -14,8 +14,6 @@ import { ScriptedWorker, timelineRecord, WORKER_LOCATION } from './scripted-work
 import type { HttpResult } from './vss-client.js';
 import { createRun, dispatchNext, ONE_STEP_WORKFLOW } from './worker-job.js';
 
-const WORKFLOW = ONE_STEP_WORKFLOW;
-
 /** NUL, a lone high and a lone low surrogate, and the stores' escape character itself. */
 const AWKWARD = 'nul:\u0000 high:\ud800 low:\udc00 esc:\ue000 esc-nul:\ue0000 pair:😀';
 const at = (seconds: number) => new Date(Date.UTC(2030, 0, 1, 0, 0, seconds)).toISOString();
@@ -46,7 +44,7 @@ function stable(value: unknown): JsonValue {
 
 async function reportAwkwardJob(t: TestContext, kind: StoreKind): Promise<ReadBack> {
   const h = await runnerHost(t, { kind });
-  const run = await createRun(h, WORKFLOW);
+  const run = await createRun(h, ONE_STEP_WORKFLOW);
   const job = await dispatchNext(h);
   const w = new ScriptedWorker(job.info);
   await w.connect();
@@ -113,7 +111,7 @@ for (const backend of RUNNER_BACKENDS) {
   describe(`worker api: updates the store cannot take as they are (${backend.kind})`, { skip: backend.skip }, () => {
     it('an empty timeline update is a no-op 200', async (t) => {
       const h = await runnerHost(t, { kind: backend.kind });
-      await createRun(h, WORKFLOW);
+      await createRun(h, ONE_STEP_WORKFLOW);
       const w = new ScriptedWorker((await dispatchNext(h)).info);
       await w.connect();
       const answer = ok(await w.updateRecords([]));
@@ -123,7 +121,7 @@ for (const backend of RUNNER_BACKENDS) {
 
     it('a number past what the store keeps is a 400 naming the field, not a 500', async (t) => {
       const h = await runnerHost(t, { kind: backend.kind });
-      await createRun(h, WORKFLOW);
+      await createRun(h, ONE_STEP_WORKFLOW);
       const w = new ScriptedWorker((await dispatchNext(h)).info);
       await w.connect();
       const records = w.url(WORKER_LOCATION.records, { timelineId: w.job.timelineId });

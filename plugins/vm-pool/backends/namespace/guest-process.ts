@@ -6,7 +6,7 @@ import type { Readable, Writable } from 'node:stream';
 import { UnavailableError } from '../../../../core/kernel/index.js';
 import { GUEST_LOG_FILES, guestLogs } from '../guest-log.js';
 import type { Guest, GuestExit, GuestLaunch } from '../isolation-backend.js';
-import { processAlive, processStartTime, waitUntilGone } from '../process/process-liveness.js';
+import { processAlive, processStartTime, waitUntilGone } from '../process-liveness.js';
 import { createGuestCgroup, removeCgroupDir, type GuestCgroup } from './cgroup-limits.js';
 import { relinkGuestSocket } from './guest-socket.js';
 import { GUEST_SOCKET_LINK, INIT_READY, INIT_STARTED } from './init-script.js';

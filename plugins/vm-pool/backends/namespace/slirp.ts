@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { UnavailableError } from '../../../../core/kernel/index.js';
-import { processStartTime } from '../process/process-liveness.js';
+import { processStartTime } from '../process-liveness.js';
 
 export interface Slirp {
   /** Its pid and start time, for a later server to stop it (an adopted guest's). */

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { guestLogs } from '../guest-log.js';
 import type { Guest, GuestExit, GuestLaunch } from '../isolation-backend.js';
-import { processAlive, processStartTime, waitUntilGone } from './process-liveness.js';
+import { processAlive, processStartTime, waitUntilGone } from '../process-liveness.js';
 
 /** What a server needs to find a process guest again after a restart (kept in the guest's record). */
 export interface ProcessGuestHandle {
