@@ -14,6 +14,8 @@ import { basename, join } from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
 import type { Guest, GuestExit, GuestLaunch } from '../../plugins/vm-pool/backends/isolation-backend.js';
 import { createNamespaceBackend } from '../../plugins/vm-pool/backends/namespace/index.js';
+import { findTool } from '../../plugins/vm-pool/backends/namespace/host-tools.js';
+import { openLifeline, startSlirp } from '../../plugins/vm-pool/backends/namespace/slirp.js';
 
 const silent = { info: () => undefined, warn: () => undefined, debug: () => undefined, error: () => undefined };
 
@@ -253,6 +255,41 @@ describe('namespace backend', { skip }, () => {
     assert.equal(outside.result.ok, true, `reaches ${address}:${port} through slirp4netns: ${outside.result.error}`);
     const loopback = await report<{ ok: boolean }>(box, CONNECT('10.0.2.2', port), { network: true });
     assert.equal(loopback.result.ok, false, 'the host loopback (10.0.2.2) is disabled');
+  });
+
+  it('with `network`, slirp4netns lives exactly as long as the guest init: only the init holds its lifeline', { skip: hasSlirp ? false : 'slirp4netns is not installed' }, async (t) => {
+    const box = sandbox(t);
+    const running = await box.launch(`const fs = require('node:fs'); const links = fs.readdirSync('/proc/self/fd').map((fd) => { try { return fs.readlinkSync('/proc/self/fd/' + fd); } catch { return ''; } }); console.log(JSON.stringify({ lifeline: links.some((link) => link.includes('network-lifeline')) })); setInterval(() => undefined, 1000);`, { network: true });
+    while (!running.stdout().includes('lifeline')) await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.deepEqual(JSON.parse(running.stdout().trim().split('\n').at(-1) ?? '{}'), { lifeline: false }, 'the runner does not inherit the lifeline');
+    const { init } = guestNamespace(running.guest, box.dataDir);
+    assert.match(readlinkSync(`/proc/${init}/fd/5`), /network-lifeline/, 'the init holds the write end');
+    const slirp = (running.guest.handle as { slirp?: { pid: number } } | undefined)?.slirp?.pid;
+    assert.ok(slirp !== undefined, 'the guest handle records slirp4netns');
+    assert.match(readlinkSync(`/proc/${slirp}/fd/4`), /network-lifeline/, "slirp4netns's exit fd is the lifeline");
+    await running.guest.stop(1000);
+  });
+
+  it('slirp4netns exits by itself when its lifeline is dropped (a guest that ends while no server runs)', { skip: hasSlirp ? false : 'slirp4netns is not installed' }, async (t) => {
+    const box = sandbox(t);
+    // A bare network namespace to attach to, and a holder of the write end that ends after 1 s.
+    const target = spawn('unshare', ['--user', '--map-root-user', '--net', 'sleep', '60'], { stdio: 'ignore' });
+    t.after(() => void target.kill('SIGKILL'));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const lifeline = openLifeline(join(box.dir, 'lifeline'));
+    const holder = spawn('sleep', ['1'], { stdio: ['ignore', 'ignore', 'ignore', lifeline.writeFd] });
+    const started = startSlirp(findTool('slirp4netns') ?? 'slirp4netns', target.pid ?? 0, join(box.dir, 'slirp.log'), lifeline);
+    const slirp = await started;
+    const pid = slirp.process?.pid;
+    assert.ok(pid !== undefined);
+    await new Promise((resolve) => holder.once('exit', resolve));
+    const deadline = Date.now() + 10_000;
+    while (existsSync(`/proc/${pid}`) && readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0] !== 'Z' && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const alive = existsSync(`/proc/${pid}`) && readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0] !== 'Z';
+    await slirp.stop();
+    assert.equal(alive, false, 'slirp4netns exited once the only holder of the write end was gone');
   });
 
   it('refuses `network` without slirp4netns, naming the package', async (t) => {

@@ -10,7 +10,7 @@ import { processAlive, processStartTime, waitUntilGone } from '../process-livene
 import { createGuestCgroup, removeCgroupDir, type GuestCgroup } from './cgroup-limits.js';
 import { relinkGuestSocket } from './guest-socket.js';
 import { GUEST_SOCKET_LINK, INIT_READY, INIT_STARTED } from './init-script.js';
-import { startSlirp, type Slirp } from './slirp.js';
+import { openLifeline, startSlirp, type Lifeline, type Slirp } from './slirp.js';
 
 export interface GuestTools {
   readonly unshare: string;
@@ -21,6 +21,9 @@ export interface GuestTools {
 
 /** The namespaces of a guest; `--kill-child`: the guest dies with `unshare`. */
 const UNSHARE_FLAGS = ['--user', '--map-root-user', '--mount', '--pid', '--fork', '--uts', '--ipc', '--net', '--kill-child=SIGKILL'];
+
+/** The FIFO tying slirp4netns's life to the guest's init (slirp.ts). */
+const LIFELINE_FILE = 'network-lifeline';
 
 /** How much of an adopted guest's logs is forwarded again (its last lines, for a failure message). */
 const ADOPTED_TAIL_BYTES = 4 * 1024;
@@ -45,6 +48,7 @@ export async function runGuest(spec: GuestLaunch, stateDir: string, script: stri
   mkdirSync(`${stateDir}/root`, { recursive: true, mode: 0o700 });
   mkdirSync(`${stateDir}/scratch`, { mode: 0o700 });
   const logs = guestLogs(stateDir);
+  const lifeline: Lifeline | undefined = spec.network && tools.slirp4netns !== undefined ? openLifeline(join(stateDir, LIFELINE_FILE)) : undefined;
   const fds = logs.open();
   let child: ChildProcess;
   try {
@@ -52,8 +56,11 @@ export async function runGuest(spec: GuestLaunch, stateDir: string, script: stri
       cwd: '/',
       env: { ...spec.env },
       detached: true,
-      stdio: ['ignore', fds.stdout, fds.stderr, 'pipe', 'pipe'],
+      stdio: ['ignore', fds.stdout, fds.stderr, 'pipe', 'pipe', lifeline?.writeFd ?? 'ignore'],
     });
+  } catch (error) {
+    lifeline?.close();
+    throw error;
   } finally {
     fds.close();
   }
@@ -92,12 +99,13 @@ export async function runGuest(spec: GuestLaunch, stateDir: string, script: stri
     initPid = childOf(child.pid ?? 0);
     cgroup = createGuestCgroup(`svc-guest-${spec.guestId}`, spec.limits);
     for (const pid of [child.pid, initPid]) if (pid !== undefined) cgroup.add(pid);
-    if (spec.network && tools.slirp4netns !== undefined) {
-      slirp = await startSlirp(tools.slirp4netns, initPid ?? child.pid ?? 0, join(stateDir, GUEST_LOG_FILES.stderr));
+    if (lifeline !== undefined && tools.slirp4netns !== undefined) {
+      slirp = await startSlirp(tools.slirp4netns, initPid ?? child.pid ?? 0, join(stateDir, GUEST_LOG_FILES.stderr), lifeline);
     }
     gate.end('go\n');
     await expect(messages, INIT_STARTED, closed, stderrTail);
   } catch (error) {
+    lifeline?.close();
     kill();
     await exited;
     throw error;

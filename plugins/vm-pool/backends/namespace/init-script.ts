@@ -7,7 +7,11 @@ export interface InitTools {
   readonly node: string;
 }
 
-/** Messages the init writes on fd 3; the host answers `go` on fd 4 once limits and slirp are set. */
+/**
+ * Messages the init writes on fd 3; the host answers `go` on fd 4 once limits and slirp are set.
+ * Fd 5, when open, is the write end of the guest's network lifeline: the init keeps it for its
+ * whole life and closes it for everything it starts.
+ */
 export const INIT_READY = 'svc-guest-ready';
 export const INIT_STARTED = 'svc-guest-started';
 
@@ -123,7 +127,7 @@ export function initScript(plan: GuestPlan, tools: InitTools): string {
   );
   if (plan.forward !== undefined) {
     lines.push(
-      `env -i ${q(tools.setpriv)} ${DROP_PRIVILEGES} ${q(tools.node)} -e ${q(FORWARDER_SOURCE)} ${plan.forward.socketDir === undefined ? GUEST_SOCKET : `${GUEST_SOCKET_DIR}/${GUEST_SOCKET_LINK}`} ${plan.forward.port} /run/svc/forwarder.ready 3>&- 4>&- &`,
+      `env -i ${q(tools.setpriv)} ${DROP_PRIVILEGES} ${q(tools.node)} -e ${q(FORWARDER_SOURCE)} ${plan.forward.socketDir === undefined ? GUEST_SOCKET : `${GUEST_SOCKET_DIR}/${GUEST_SOCKET_LINK}`} ${plan.forward.port} /run/svc/forwarder.ready 3>&- 4>&- 5>&- &`,
       'svc_forwarder=$!',
       'while [ ! -e /run/svc/forwarder.ready ]; do',
       '  kill -0 "$svc_forwarder" 2>/dev/null || { echo "svc guest: the forwarder did not start" >&2; exit 70; }',
@@ -142,7 +146,7 @@ export function initScript(plan: GuestPlan, tools: InitTools): string {
     'set +e',
     'svc_runner=',
     `trap 'if [ -n "$svc_runner" ]; then kill -TERM "$svc_runner" 2>/dev/null; fi' TERM INT HUP`,
-    `${q(tools.setpriv)} ${DROP_PRIVILEGES} ${[plan.command, ...plan.args].map(q).join(' ')} &`,
+    `${q(tools.setpriv)} ${DROP_PRIVILEGES} ${[plan.command, ...plan.args].map(q).join(' ')} 5>&- &`,
     'svc_runner=$!',
     'while :; do',
     '  wait "$svc_runner"; svc_status=$?',

@@ -1,5 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, openSync, readFileSync } from 'node:fs';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { closeSync, constants, openSync, readFileSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { UnavailableError } from '../../../../core/kernel/index.js';
 import { processStartTime } from '../process-liveness.js';
@@ -14,18 +14,21 @@ export interface Slirp {
  * Starts slirp4netns on the host for the network namespace of `pid` (user-mode networking: the
  * guest gets tap0 with 10.0.2.100, gateway 10.0.2.2, DNS 10.0.2.3; host loopback unreachable)
  * and resolves once the tap device is configured. It writes to the guest's `log` and runs in its
- * own session, so the guest keeps its network when the server is killed.
+ * own session, so the guest keeps its network when the server is killed; with a `lifeline` it ends
+ * with the guest (the lifeline's read end is its exit fd), without one when it is stopped.
  */
-export async function startSlirp(binary: string, pid: number, log: string): Promise<Slirp> {
+export async function startSlirp(binary: string, pid: number, log: string, lifeline?: Lifeline): Promise<Slirp> {
   const logFd = openSync(log, 'a', 0o600);
   let child: ChildProcess;
   try {
-    child = spawn(binary, ['--configure', '--mtu=65520', '--disable-host-loopback', '--ready-fd=3', String(pid), 'tap0'], {
+    const exitFd = lifeline === undefined ? [] : ['--exit-fd=4'];
+    child = spawn(binary, ['--configure', '--mtu=65520', '--disable-host-loopback', '--ready-fd=3', ...exitFd, String(pid), 'tap0'], {
       detached: true,
-      stdio: ['ignore', logFd, logFd, 'pipe'],
+      stdio: ['ignore', logFd, logFd, 'pipe', lifeline?.readFd ?? 'ignore'],
     });
   } finally {
     closeSync(logFd);
+    lifeline?.close();
   }
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const ready = child.stdio[3] as Readable;
@@ -40,6 +43,45 @@ export async function startSlirp(binary: string, pid: number, log: string): Prom
   return {
     process: child.pid === undefined || startTime === undefined ? undefined : { pid: child.pid, startTime },
     stop: () => stopChild(child, exited),
+  };
+}
+
+/**
+ * A FIFO whose write end only the guest's init holds (passed as its fd 5, closed for everything
+ * it starts) and whose read end is slirp4netns's exit fd: when the guest's pid 1 is gone, whoever
+ * launched it and whether or not a server still runs, slirp4netns sees the hang-up and exits.
+ * The server closes its copies once both are handed over.
+ */
+export interface Lifeline {
+  readonly readFd: number;
+  readonly writeFd: number;
+  /** Closes the server's copies of both ends (idempotent). */
+  close(): void;
+}
+
+/** Makes the lifeline FIFO at `path` (in the guest's 0700 state dir). */
+export function openLifeline(path: string): Lifeline {
+  const made = spawnSync('mkfifo', ['-m', '600', path], { encoding: 'utf8' });
+  if (made.status !== 0) throw new UnavailableError(`could not make the guest's network lifeline (mkfifo): ${made.stderr?.trim() || made.error?.message || `exit ${made.status}`}`);
+  // Non-blocking: a FIFO's read end opens at once, and then its write end (a reader exists).
+  const readFd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  let writeFd: number;
+  try {
+    writeFd = openSync(path, constants.O_WRONLY | constants.O_NONBLOCK);
+  } catch (error) {
+    closeSync(readFd);
+    throw error;
+  }
+  let open = true;
+  return {
+    readFd,
+    writeFd,
+    close() {
+      if (!open) return;
+      open = false;
+      closeSync(readFd);
+      closeSync(writeFd);
+    },
   };
 }
 
