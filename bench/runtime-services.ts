@@ -66,7 +66,7 @@ async function main(): Promise<void> {
     deps: {
       engine: engineServiceRef,
       reporting: reportingServiceRef,
-      credentialStore: coreServices.credentialStore,
+      sharedKeys: coreServices.sharedKeys,
       snapshots: coreServices.snapshots,
       database: coreServices.database,
       blobStore: coreServices.blobStore,

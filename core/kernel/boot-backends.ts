@@ -1,16 +1,20 @@
 import { mkdir } from 'node:fs/promises';
 import { tightenDataDir } from './data-dir-modes.js';
-import type { BlobStore, BlobUrlSigner, Clock, CredentialStore, IdGenerator, Notifier, RemoteRepositories, SnapshotStore } from '../ports/index.js';
+import type { BlobStore, BlobUrlSigner, Clock, CredentialStore, IdGenerator, Notifier, RemoteRepositories, SharedKeys, SnapshotStore } from '../ports/index.js';
+import { ensureSharedKey } from './shared-keys/ensure-shared-key.js';
 import type { Store } from './backend-module.js';
 import type { BackendSelection } from './backend-selection.js';
 import type { Catalog } from './catalog.js';
 import type { SvcConfig } from './config/load-config.js';
 import { ConfigError } from './errors.js';
 import type { Logger } from './logger.js';
-import { BLOB_SIGNING_KEY_NAME, ensureSecret } from './secrets-bootstrap.js';
+import { BLOB_SIGNING_KEY_NAME } from './secrets-bootstrap.js';
+import { openSharedKeys } from './shared-keys/open-shared-keys.js';
 
 export interface Backends {
   readonly credentials: CredentialStore;
+  /** Keys every node holds alike: the sealed table on a shared store, else `credentials` (shared-keys/). */
+  readonly sharedKeys: SharedKeys;
   readonly store: Store;
   readonly notifier: Notifier;
   readonly blobs: { readonly store: BlobStore; readonly signer: BlobUrlSigner };
@@ -46,6 +50,7 @@ export async function openBackends(
     const storeBackend = await pick(catalog.stores, selection.store.id, 'store')();
     const store = await storeBackend.create({ ...base, logger: logger.child({ backend: `store:${storeBackend.id}` }), ...urlOf(selection.store.url) });
     closers.push(() => store.database.close());
+    const sharedKeys = await openSharedKeys({ store, credentials, clusterKeyFile: config.env.clusterKeyFile, clock, logger: logger.child({ component: 'shared-keys' }) });
     const notifierBackend = await pick(catalog.notifiers, selection.notifier.id, 'notifier')();
     const notifier = await notifierBackend.create({ ...base, logger: logger.child({ backend: `notifier:${notifierBackend.id}` }), ...urlOf(selection.notifier.url) });
     closers.push(() => notifier.close());
@@ -53,7 +58,7 @@ export async function openBackends(
     const blobs = await blobBackend.create({
       ...base,
       logger: logger.child({ backend: `blobs:${blobBackend.id}` }),
-      signingKey: await ensureSecret(credentials, BLOB_SIGNING_KEY_NAME, ids),
+      signingKey: await ensureSharedKey(sharedKeys, BLOB_SIGNING_KEY_NAME, () => ids.token(32)),
       store,
       ...(selection.blobs.directory === undefined ? {} : { directory: selection.blobs.directory }),
     });
@@ -68,6 +73,7 @@ export async function openBackends(
     });
     return {
       credentials,
+      sharedKeys,
       store,
       notifier,
       blobs,

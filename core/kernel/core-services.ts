@@ -1,4 +1,4 @@
-import type { BlobStore, BlobUrlSigner, Clock, CredentialStore, Database, IdGenerator, Leases, Notifier, RemoteRepositories, SnapshotStore } from '../ports/index.js';
+import type { BlobStore, BlobUrlSigner, Clock, CredentialStore, Database, IdGenerator, Leases, Notifier, RemoteRepositories, SharedKeys, SnapshotStore } from '../ports/index.js';
 import type { SvcConfig } from './config/load-config.js';
 import type { Logger } from './logger.js';
 import { createServiceRef } from './service-ref.js';
@@ -28,7 +28,10 @@ export const coreServices = {
   notifier: createServiceRef<Notifier>({ id: 'core.notifier' }),
   blobStore: createServiceRef<BlobStore>({ id: 'core.blobStore' }),
   blobSigner: createServiceRef<BlobUrlSigner>({ id: 'core.blobSigner' }),
+  /** This node's own credentials. Keys every node must hold alike go to `sharedKeys`. */
   credentialStore: createServiceRef<CredentialStore>({ id: 'core.credentialStore' }),
+  /** Signing keys and secrets shared by every node: sealed in the database on PostgreSQL, the credential store on SQLite. */
+  sharedKeys: createServiceRef<SharedKeys>({ id: 'core.sharedKeys' }),
   /** Working-tree snapshots as commits (`svc run` uploads), served to runners for checkout. */
   snapshots: createServiceRef<SnapshotStore>({ id: 'core.snapshots' }),
   /** Other repositories runs take code from (remote actions, called workflows): the mirror, then the forge. */

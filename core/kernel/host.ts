@@ -71,7 +71,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
   let plugins: InitializedPlugins;
   let listeners: Listeners;
   try {
-    const systemAuth = createSystemAuth(await resolveSystemToken(config.env.systemToken, backends.credentials, ids, logger));
+    const systemAuth = createSystemAuth(await resolveSystemToken(config.env.systemToken, { shared: backends.sharedKeys, local: backends.credentials }, ids, logger));
     const lifecycle: HostLifecycle = {
       shutdownSignal: shutdown.signal,
       publicUrl: () => baseUrl ?? listenUrl(config.env.listen.host, config.env.listen.port),
@@ -184,6 +184,7 @@ function provideCoreServices(
   container.provideRoot(coreServices.blobStore, s.backends.blobs.store, owner);
   container.provideRoot(coreServices.blobSigner, s.backends.blobs.signer, owner);
   container.provideRoot(coreServices.credentialStore, s.backends.credentials, owner);
+  container.provideRoot(coreServices.sharedKeys, s.backends.sharedKeys, owner);
   container.provideRoot(coreServices.snapshots, s.backends.snapshots, owner);
   container.provideRoot(coreServices.remoteRepositories, s.backends.remoteRepositories, owner);
   container.provideRoot(coreServices.clock, s.clock, owner);

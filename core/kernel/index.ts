@@ -48,6 +48,8 @@ export type { HttpLimits } from './http/http-limits.js';
 export { acceptsCredential, routeTable } from './http/route-table.js';
 export type { RouteEntry } from './http/route-table.js';
 export { SYSTEM_TOKEN_NAME } from './secrets-bootstrap.js';
+export { ensureSharedKey } from './shared-keys/ensure-shared-key.js';
+export { localSharedKeys } from './shared-keys/local-keys.js';
 export type { ErrorBody } from './http/error-handler.js';
 // Twirp's {code, msg} envelope, for plugins that serve Twirp services.
 export { installTwirpErrorHandler, isTwirpCode, sendTwirpError, TWIRP_STATUS, TwirpError, twirpCodeFor, twirpErrorOf } from './http/twirp-errors.js';

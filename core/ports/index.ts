@@ -3,6 +3,7 @@ export type { ClaimNextOptions, LeaseRow, LeaseTable, Leases } from './lease.js'
 export type { Notifier, NotifyListener, WaitOptions, WakeReason } from './notifier.js';
 export type { BlobInfo, BlobStore, BlobUrlSigner, SignedMethod, SignedUrlRequest } from './blob-store.js';
 export type { CredentialStore } from './credential-store.js';
+export type { SharedKeys } from './shared-keys.js';
 export type { Clock, IdGenerator } from './clock.js';
 export { statusWarningsExtensionPoint, type StatusWarning, type StatusWarningSource, type StatusWarningsExtension } from './status-warnings.js';
 export { waitForWake } from './wake.js';

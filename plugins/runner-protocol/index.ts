@@ -45,7 +45,7 @@ export function createRunnerProtocolPlugin(options: RunnerProtocolOptions = {}) 
       database: coreServices.database,
       clock: coreServices.clock,
       ids: coreServices.ids,
-      credentialStore: coreServices.credentialStore,
+      sharedKeys: coreServices.sharedKeys,
       systemAuth: coreServices.systemAuth,
       blobStore: coreServices.blobStore,
       blobSigner: coreServices.blobSigner,
@@ -57,13 +57,13 @@ export function createRunnerProtocolPlugin(options: RunnerProtocolOptions = {}) 
       lifecycle: coreServices.lifecycle,
       logger: coreServices.logger,
     },
-    async init({ config, database, clock, ids, credentialStore, systemAuth, blobStore, blobSigner, snapshots, remoteRepositories, engine, reporting, notifier, lifecycle, logger }, env) {
+    async init({ config, database, clock, ids, sharedKeys, systemAuth, blobStore, blobSigner, snapshots, remoteRepositories, engine, reporting, notifier, lifecycle, logger }, env) {
       const services = await createRunnerProtocolServices({
         database,
         engine,
         clock,
         ids,
-        credentialStore,
+        sharedKeys,
         systemAuth,
         policy: config.env.registrationPolicy,
         publicUrl: config.env.publicUrl,

@@ -1,6 +1,6 @@
 import type { Engine } from '../../core/engine/index.js';
 import type { SystemAuth } from '../../core/kernel/index.js';
-import type { Clock, CredentialStore, Database, IdGenerator } from '../../core/ports/index.js';
+import type { Clock, Database, IdGenerator, SharedKeys } from '../../core/ports/index.js';
 import { createAgentRegistry, type AgentRegistry, type FlowSettings } from './agents/index.js';
 import {
   createAssertionVerifier,
@@ -43,7 +43,8 @@ export interface ServiceInputs {
   readonly engine: Pick<Engine, 'getJob'>;
   readonly clock: Clock;
   readonly ids: IdGenerator;
-  readonly credentialStore: CredentialStore;
+  /** Where the token-signing key is kept (the same on every node). */
+  readonly sharedKeys: SharedKeys;
   readonly systemAuth: SystemAuth;
   readonly policy: RegistrationPolicy;
   readonly publicUrl: string | undefined;
@@ -58,7 +59,7 @@ export async function createRunnerProtocolServices(inputs: ServiceInputs): Promi
   const db = runnerDb(inputs.database);
   const pools = createPoolsStore(db);
   const agents = createAgentsStore(db, inputs.clock);
-  const key = await loadSigningKey(inputs.credentialStore);
+  const key = await loadSigningKey(inputs.sharedKeys);
   const tokens = createRunnerTokens({ key, clock: inputs.clock, ids: inputs.ids });
   const registry = createAgentRegistry({ agents, pools, ids: inputs.ids });
   return {

@@ -42,7 +42,7 @@ export function createRuntimeServicesPlugin(options: RuntimeServicesOptions = {}
       config: coreServices.config,
       database: coreServices.database,
       blobStore: coreServices.blobStore,
-      credentialStore: coreServices.credentialStore,
+      sharedKeys: coreServices.sharedKeys,
       clock: coreServices.clock,
       ids: coreServices.ids,
       lifecycle: coreServices.lifecycle,
@@ -52,19 +52,19 @@ export function createRuntimeServicesPlugin(options: RuntimeServicesOptions = {}
       engine: engineServiceRef,
     },
     commands: runtimeServicesCommands,
-    async init({ config, database, blobStore, credentialStore, clock, ids, lifecycle, logger, systemAuth, runtimeJobs, engine }, env) {
+    async init({ config, database, blobStore, sharedKeys, clock, ids, lifecycle, logger, systemAuth, runtimeJobs, engine }, env) {
       const settings = config.env.runtimeServices;
       env.addMigrations(runtimeServicesMigrations);
       const db = runtimeDb(database);
       const blobs = createBlockBlobs(db, blobStore, clock);
-      const capabilities = createBlobUrlCapabilities(await loadUrlKey(credentialStore, ids), clock);
+      const capabilities = createBlobUrlCapabilities(await loadUrlKey(sharedKeys, ids), clock);
       const auth = createRuntimeAuth(runtimeJobs);
       // Signed URLs point where the job's service URLs do: the public URL's origin.
       const baseUrl = (): string => new URL(lifecycle.publicUrl()).origin;
       const ttls = { uploadTtlSecs: UPLOAD_TTL_SECS, downloadTtlSecs: DOWNLOAD_TTL_SECS };
       const cache = createCacheService({ db, blobs, capabilities, clock, ids, baseUrl, settings: { maxEntryBytes: settings.cacheMaxBytes, ...ttls } });
       const artifacts = createArtifactService({ db, blobs, capabilities, clock, ids, baseUrl, settings: { retentionDays: settings.artifactRetentionDays, ...ttls } });
-      const keys = createOidcKeyRing({ store: credentialStore, clock, rotationMs: settings.oidcKeyRotationDays * DAY_MS });
+      const keys = createOidcKeyRing({ store: sharedKeys, clock, rotationMs: settings.oidcKeyRotationDays * DAY_MS });
 
       // Everything here is called from inside jobs: served wherever runners reach us.
       const group = (register: Parameters<typeof env.addRoutes>[0]['register']) => env.addRoutes({ auth: 'public', surfaces: RUNNER_SURFACES, register });

@@ -4,7 +4,8 @@ import { sql } from 'kysely';
 import { coreServices, createHost, createSilentLogger, defaultCatalog, definePlugin, type Host } from '../../core/kernel/index.js';
 import { waitForWake, type Database, type Notifier } from '../../core/ports/index.js';
 import { createHostEnv, TEST_SYSTEM_TOKEN } from '../support/host-env.js';
-import { onCleanup, postgresSchemaUrl, redisPrefixUrl, requireService } from '../support/services.js';
+import { join } from 'node:path';
+import { onCleanup, postgresSchemaUrl, redisPrefixUrl, requireService, tempDir } from '../support/services.js';
 
 const postgres = await requireService('postgres');
 const redis = await requireService('redis');
@@ -17,6 +18,8 @@ describe('two hosts on PostgreSQL + Redis', { skip: postgres.skip || redis.skip 
   it('share the store and wake each other', async (t) => {
     const pgUrl = postgresSchemaUrl(t, postgres.url ?? '').url;
     const redisUrl = redisPrefixUrl(t, redis.url ?? '').url;
+    // One cluster key for both nodes: the first one makes it, the second one reads it.
+    const clusterKeyFile = join(await tempDir(t), 'cluster.key');
     const notifiers: Notifier[] = [];
     const databases: Database[] = [];
     const probe = definePlugin({
@@ -30,7 +33,7 @@ describe('two hosts on PostgreSQL + Redis', { skip: postgres.skip || redis.skip 
       },
     });
     const boot = async (): Promise<Host> => {
-      const hostEnv = createHostEnv({ SVC_DATABASE_URL: pgUrl, SVC_REDIS_URL: redisUrl });
+      const hostEnv = createHostEnv({ SVC_DATABASE_URL: pgUrl, SVC_REDIS_URL: redisUrl, SVC_CLUSTER_KEY_FILE: clusterKeyFile });
       onCleanup(t, () => hostEnv.cleanup());
       hostEnv.writePlugins('[[plugin]]\nid = "management-api"\n\n[[plugin]]\nid = "probe"\n');
       const host = await createHost({

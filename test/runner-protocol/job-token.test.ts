@@ -3,7 +3,7 @@ import { describe, it, type TestContext } from 'node:test';
 import Fastify from 'fastify';
 import { decodeJwt } from 'jose';
 import { createMemoryCredentialStore } from '../../backends/credentials/index.js';
-import { randomIds } from '../../core/kernel/index.js';
+import { localSharedKeys, randomIds } from '../../core/kernel/index.js';
 import type { JobRecord } from '../../core/engine/index.js';
 import {
   createJobTokens,
@@ -34,7 +34,7 @@ function attemptsOf(state: { ended?: JobAttemptEndedError }): JobAttempts {
 
 async function tokens(state: { ended?: JobAttemptEndedError } = {}) {
   const clock = new ManualClock(Date.UTC(2030, 0, 1));
-  const key = await loadSigningKey(createMemoryCredentialStore());
+  const key = await loadSigningKey(localSharedKeys(createMemoryCredentialStore()));
   return { clock, jobTokens: createJobTokens({ key, clock, ids: randomIds, attempts: attemptsOf(state) }), key };
 }
 
@@ -74,7 +74,7 @@ describe('job access tokens', () => {
     assert.deepEqual((await jobTokens.verifyJobToken(token)).scopes, ['Actions.GenericRead']);
     clock.advance(61_000);
     await assert.rejects(jobTokens.verifyJobToken(token), { code: 'job_token_expired', status: 401 });
-    const other = createJobTokens({ key: await loadSigningKey(createMemoryCredentialStore()), clock, ids: randomIds, attempts: attemptsOf({}) });
+    const other = createJobTokens({ key: await loadSigningKey(localSharedKeys(createMemoryCredentialStore())), clock, ids: randomIds, attempts: attemptsOf({}) });
     await assert.rejects(jobTokens.verifyJobToken(await other.mintJobToken(claims, 60)), { code: 'job_token_invalid' });
     await assert.rejects(jobTokens.verifyJobToken('not.a.jwt'), { code: 'job_token_invalid' });
     await assert.rejects(jobTokens.mintJobToken(claims, 0), TypeError);

@@ -4,7 +4,7 @@ import { describe, it, type TestContext } from 'node:test';
 import Fastify from 'fastify';
 import { createMemoryCredentialStore } from '../../backends/credentials/index.js';
 import { createSqliteStore } from '../../backends/sqlite/index.js';
-import { createSilentLogger, randomIds, type SystemAuth } from '../../core/kernel/index.js';
+import { createSilentLogger, localSharedKeys, randomIds, type SystemAuth } from '../../core/kernel/index.js';
 import { createRunnerProtocolServices, requireRunnerToken, runnerOf, runnerProtocolMigrations, type RunnerProtocolServices } from '../../plugins/runner-protocol/index.js';
 import { ManualClock } from '../support/manual-clock.js';
 import { onCleanup, tempDir } from '../support/services.js';
@@ -23,7 +23,7 @@ async function services(t: TestContext): Promise<{ services: RunnerProtocolServi
     engine: { getJob: async () => undefined },
     clock,
     ids: randomIds,
-    credentialStore: createMemoryCredentialStore(),
+    sharedKeys: localSharedKeys(createMemoryCredentialStore()),
     systemAuth: noSystemAuth,
     policy: 'strict',
     publicUrl: undefined,
@@ -86,7 +86,7 @@ describe('requireRunnerToken (for session, message and broker routes)', () => {
     onCleanup(t, () => store.database.close());
     await store.migrator.migrate('runner-protocol', runnerProtocolMigrations);
     const credentials = createMemoryCredentialStore();
-    const inputs = { database: store.database, engine: { getJob: async () => undefined }, clock, ids: randomIds, credentialStore: credentials, systemAuth: noSystemAuth, policy: 'strict' as const, publicUrl: undefined, runnerVersion: '2.337.0' };
+    const inputs = { database: store.database, engine: { getJob: async () => undefined }, clock, ids: randomIds, sharedKeys: localSharedKeys(credentials), systemAuth: noSystemAuth, policy: 'strict' as const, publicUrl: undefined, runnerVersion: '2.337.0' };
     const first = await createRunnerProtocolServices(inputs);
     const pem = await credentials.get('runner-protocol-signing-key');
     assert.match(pem ?? '', /^-----BEGIN PRIVATE KEY-----/);

@@ -1,7 +1,7 @@
 import type { TestContext } from 'node:test';
 import { engineServiceRef, reportingServiceRef, type Engine, type Reporting } from '../../core/engine/index.js';
 import { coreServices, createHost, createSilentLogger, defaultCatalog, definePlugin, type Host } from '../../core/kernel/index.js';
-import type { BlobStore, CredentialStore, Database, SnapshotStore } from '../../core/ports/index.js';
+import type { BlobStore, Database, SharedKeys, SnapshotStore } from '../../core/ports/index.js';
 import { createHostEnv, TEST_SYSTEM_TOKEN } from '../support/host-env.js';
 import { ManualClock } from '../support/manual-clock.js';
 import { onCleanup, postgresSchemaUrl, requireService } from '../support/services.js';
@@ -26,8 +26,8 @@ export interface RunnerHost {
   /** The engine the runner-protocol plugin reports to (create runs, claim jobs, read results). */
   readonly engine: Engine;
   readonly reporting: Reporting;
-  /** The host's credential store (it holds the plugin's signing key: `loadSigningKey` reads the same key). */
-  readonly credentialStore: CredentialStore;
+  /** The host's shared keys (they hold the plugin's signing key: `loadSigningKey` reads the same key). */
+  readonly sharedKeys: SharedKeys;
   /** The host's snapshot store (runs of `svc run` uploads are commits in it). */
   readonly snapshots: SnapshotStore;
   /** The host's blob store (the data dir's with SQLite, PostgreSQL's with PostgreSQL). */
@@ -59,14 +59,14 @@ export async function runnerHost(t: TestContext, options: RunnerHostOptions = {}
   onCleanup(t, () => hostEnv.cleanup());
   const extra = (options.plugins ?? []).map((id) => `[[plugin]]\nid = "${id}"\n\n`).join('');
   hostEnv.writePlugins(`[[plugin]]\nid = "engine"\n\n[[plugin]]\nid = "runner-protocol"\n\n${extra}[[plugin]]\nid = "${GRABBER_ID}"\n`);
-  let grabbed: { engine: Engine; reporting: Reporting; credentialStore: CredentialStore; snapshots: SnapshotStore; blobStore: BlobStore; database: Database } | undefined;
+  let grabbed: { engine: Engine; reporting: Reporting; sharedKeys: SharedKeys; snapshots: SnapshotStore; blobStore: BlobStore; database: Database } | undefined;
   const grabber = definePlugin({
     id: GRABBER_ID,
     apiVersion: 1,
     deps: {
       engine: engineServiceRef,
       reporting: reportingServiceRef,
-      credentialStore: coreServices.credentialStore,
+      sharedKeys: coreServices.sharedKeys,
       snapshots: coreServices.snapshots,
       blobStore: coreServices.blobStore,
       database: coreServices.database,

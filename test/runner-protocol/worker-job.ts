@@ -40,7 +40,7 @@ export async function createRun(h: RunnerHost, workflow: string): Promise<RunRec
 }
 
 export async function jobTokensOf(h: RunnerHost): Promise<JobTokens> {
-  return createJobTokens({ key: await loadSigningKey(h.credentialStore), clock: h.clock, ids: randomIds, attempts: createJobAttempts(h.engine) });
+  return createJobTokens({ key: await loadSigningKey(h.sharedKeys), clock: h.clock, ids: randomIds, attempts: createJobAttempts(h.engine) });
 }
 
 export interface DispatchedJob {

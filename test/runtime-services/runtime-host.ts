@@ -7,7 +7,7 @@
 import { test, type TestContext } from 'node:test';
 import { engineServiceRef, reportingServiceRef, type Engine, type Reporting } from '../../core/engine/index.js';
 import { coreServices, createHost, createSilentLogger, defaultCatalog, definePlugin, type Host } from '../../core/kernel/index.js';
-import type { BlobStore, CredentialStore, Database, SnapshotStore } from '../../core/ports/index.js';
+import type { BlobStore, Database, SharedKeys, SnapshotStore } from '../../core/ports/index.js';
 import { createRuntimeServicesPlugin } from '../../plugins/runtime-services/index.js';
 import { createHostEnv, TEST_SYSTEM_TOKEN } from '../support/host-env.js';
 import { ManualClock } from '../support/manual-clock.js';
@@ -48,7 +48,7 @@ export async function runtimeHost(t: TestContext, kind: StoreKind, env: Record<s
   onCleanup(t, () => hostEnv.cleanup());
   hostEnv.writePlugins(['engine', 'runner-protocol', 'blobs', 'runtime-services', GRABBER_ID].map((id) => `[[plugin]]\nid = "${id}"\n`).join('\n'));
   let grabbed:
-    | { engine: Engine; reporting: Reporting; credentialStore: CredentialStore; snapshots: SnapshotStore; database: Database; blobStore: BlobStore }
+    | { engine: Engine; reporting: Reporting; sharedKeys: SharedKeys; snapshots: SnapshotStore; database: Database; blobStore: BlobStore }
     | undefined;
   const grabber = definePlugin({
     id: GRABBER_ID,
@@ -56,7 +56,7 @@ export async function runtimeHost(t: TestContext, kind: StoreKind, env: Record<s
     deps: {
       engine: engineServiceRef,
       reporting: reportingServiceRef,
-      credentialStore: coreServices.credentialStore,
+      sharedKeys: coreServices.sharedKeys,
       snapshots: coreServices.snapshots,
       database: coreServices.database,
       blobStore: coreServices.blobStore,

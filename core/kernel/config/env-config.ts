@@ -43,6 +43,8 @@ export interface EnvConfig {
   readonly forgeConfigured: boolean;
   /** SVC_BLOB_DIR: a directory every node reaches (e.g. NFS) holding the blobs; unset = the default store. */
   readonly blobDir: string | undefined;
+  /** SVC_CLUSTER_KEY_FILE: the file holding the cluster key that seals the shared keys (PostgreSQL); unset = the credential store's `cluster-key`. */
+  readonly clusterKeyFile: string | undefined;
   /** Directory of bare action repositories (`<dir>/<owner>/<repo>.git`) served to runners before the forge. */
   readonly actionsMirrorDir: string | undefined;
   readonly webhookSecret: string | undefined;
@@ -239,6 +241,7 @@ export function readEnvConfig(env: Env): EnvConfig {
     forgeToken: nonEmpty(env.SVC_FORGE_TOKEN),
     forgeConfigured: nonEmpty(env.SVC_FORGE_API_URL?.trim()) !== undefined || nonEmpty(env.SVC_FORGE_TOKEN) !== undefined,
     blobDir: absolutePath('SVC_BLOB_DIR', env.SVC_BLOB_DIR),
+    clusterKeyFile: absolutePath('SVC_CLUSTER_KEY_FILE', env.SVC_CLUSTER_KEY_FILE),
     actionsMirrorDir: absolutePath('SVC_ACTIONS_MIRROR_DIR', env.SVC_ACTIONS_MIRROR_DIR),
     webhookSecret: nonEmpty(env.SVC_WEBHOOK_SECRET),
     enableAppRegistration: switchOffByDefault(env.SVC_ENABLE_APP_REGISTRATION),

@@ -1,8 +1,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { AuthError } from '../../../core/kernel/index.js';
-import type { Clock, CredentialStore, IdGenerator } from '../../../core/ports/index.js';
+import { AuthError, ensureSharedKey } from '../../../core/kernel/index.js';
+import type { Clock, IdGenerator, SharedKeys } from '../../../core/ports/index.js';
 
-/** Credential-store entry of the secret the upload and download URLs are signed with. */
+/** Shared-keys entry of the secret the upload and download URLs are signed with. */
 export const URL_KEY_NAME = 'runtime-services-url-key';
 /** Separates this MAC from any other use of a key. */
 const DOMAIN = 'svc-runtime-blob-v1';
@@ -29,14 +29,9 @@ export interface BlobUrlCapabilities {
   verify(blobId: string, permission: UrlPermission, query: Readonly<Record<string, unknown>>): SignOptions;
 }
 
-export async function loadUrlKey(store: CredentialStore, ids: IdGenerator): Promise<string> {
-  const existing = await store.get(URL_KEY_NAME);
-  if (existing !== undefined) return existing;
-  await store.set(URL_KEY_NAME, ids.token(32));
-  // Read back: of two processes racing on one store, both keep the value that won.
-  const stored = await store.get(URL_KEY_NAME);
-  if (stored === undefined) throw new Error(`the credential store did not keep '${URL_KEY_NAME}'`);
-  return stored;
+/** The URL key, the same on every node (of two processes racing to make it, both keep the first). */
+export function loadUrlKey(store: SharedKeys, ids: IdGenerator): Promise<string> {
+  return ensureSharedKey(store, URL_KEY_NAME, () => ids.token(32));
 }
 
 export function createBlobUrlCapabilities(secret: string, clock: Clock): BlobUrlCapabilities {

@@ -1,12 +1,14 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { calculateJwkThumbprint, type JWK } from 'jose';
-import type { Clock, CredentialStore } from '../../../core/ports/index.js';
+import type { Clock, SharedKeys } from '../../../core/ports/index.js';
 
-/** Credential-store entry holding the OIDC signing keys (JSON, private keys as PKCS#8 PEM). */
+/** Shared-keys entry holding the OIDC signing keys (JSON, private keys as PKCS#8 PEM). */
 export const OIDC_KEYS_NAME = 'runtime-services-oidc-keys';
 const HOUR_MS = 60 * 60 * 1000;
 /** How often another process's rotation is picked up from the store. */
 const RELOAD_MS = 60_000;
+/** Conditional writes tried before giving up (each loss adopts the winner's ring first). */
+const WRITE_ATTEMPTS = 5;
 
 interface StoredKey {
   readonly kid: string;
@@ -24,8 +26,12 @@ export interface SigningKey {
  * The OIDC provider's RS256 keys, rotated with overlap: every `rotationMs` a new key is made and
  * published in the JWKS `lead` ahead of signing with it (verifiers that cache the JWKS know it
  * before they see a token signed by it); a replaced key stays published for `lead` more (tokens
- * live 5 minutes). `lead` is a quarter of the rotation, at most a day. Kept in the credential
- * store, read back after each write so processes sharing the store agree.
+ * live 5 minutes). `lead` is a quarter of the rotation, at most a day. Kept in the shared keys
+ * (the database with several nodes). Every change is a conditional write over the ring this
+ * process last read: when two nodes rotate at once, one write wins and the other node adopts the
+ * winner's ring (and re-applies the policy to it), so the ring never forks. Another node's
+ * rotation is seen within RELOAD_MS, far less than `lead`, so every node publishes a key
+ * before any node signs with it.
  */
 export interface OidcKeyRing {
   signingKey(): Promise<SigningKey>;
@@ -33,19 +39,25 @@ export interface OidcKeyRing {
   publishedKeys(): Promise<JWK[]>;
 }
 
-export function createOidcKeyRing(options: { readonly store: CredentialStore; readonly clock: Clock; readonly rotationMs: number }): OidcKeyRing {
+export function createOidcKeyRing(options: { readonly store: SharedKeys; readonly clock: Clock; readonly rotationMs: number }): OidcKeyRing {
   const { store, clock, rotationMs } = options;
   const lead = Math.min(24 * HOUR_MS, Math.floor(rotationMs / 4));
   let keys: StoredKey[] | undefined;
+  /** The stored text `keys` was read from: what a conditional write expects to replace. */
+  let stored: string | undefined;
   let loadedAt = 0;
   let pending: Promise<StoredKey[]> = Promise.resolve([]);
   const objects = new Map<string, KeyObject>();
 
-  const read = async (): Promise<StoredKey[]> => {
-    const raw = await store.get(OIDC_KEYS_NAME);
+  const parse = (raw: string | undefined): StoredKey[] => {
     if (raw === undefined) return [];
     const parsed = JSON.parse(raw) as { keys?: StoredKey[] };
     return [...(parsed.keys ?? [])].sort((a, b) => a.activatesAt - b.activatesAt);
+  };
+  const adopt = (raw: string | undefined): StoredKey[] => {
+    stored = raw;
+    keys = parse(raw);
+    return keys;
   };
 
   const newKey = async (activatesAt: number): Promise<StoredKey> => {
@@ -57,11 +69,23 @@ export function createOidcKeyRing(options: { readonly store: CredentialStore; re
   /** The key set for `now`: made, rotated and pruned as the policy says; written when it changed. */
   const ensure = async (): Promise<StoredKey[]> => {
     const now = clock.now();
-    if (keys === undefined || now - loadedAt > RELOAD_MS) {
-      keys = await read();
+    let ring = keys;
+    if (ring === undefined || now - loadedAt > RELOAD_MS) {
+      ring = adopt(await store.get(OIDC_KEYS_NAME));
       loadedAt = now;
     }
-    let next = [...keys];
+    for (let attempt = 1; ; attempt++) {
+      const next = await applyPolicy(ring, now);
+      if (next.length === ring.length && next.every((key, index) => key.kid === ring?.[index]?.kid)) return ring;
+      const mine = JSON.stringify({ keys: next });
+      ring = adopt(await store.compareAndSet(OIDC_KEYS_NAME, stored, mine));
+      // Lost to another node's write: its ring is adopted, and the policy applied to it again.
+      if (stored === mine || attempt >= WRITE_ATTEMPTS) return ring;
+    }
+  };
+
+  const applyPolicy = async (ring: readonly StoredKey[], now: number): Promise<StoredKey[]> => {
+    let next = [...ring];
     const newest = next.at(-1);
     if (newest === undefined) next.push(await newKey(now));
     else if (newest.activatesAt <= now && now >= newest.activatesAt + rotationMs - lead) {
@@ -72,11 +96,6 @@ export function createOidcKeyRing(options: { readonly store: CredentialStore; re
       const successor = next[index + 1];
       return successor === undefined || successor.activatesAt > now || successor.activatesAt + lead > now;
     });
-    if (next.length !== keys.length || next.some((key, index) => key.kid !== keys?.[index]?.kid)) {
-      await store.set(OIDC_KEYS_NAME, JSON.stringify({ keys: next }));
-      next = await read();
-    }
-    keys = next;
     return next;
   };
   const current = (): Promise<StoredKey[]> => (pending = pending.then(ensure, ensure));
