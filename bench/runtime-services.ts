@@ -67,6 +67,7 @@ async function main(): Promise<void> {
       engine: engineServiceRef,
       reporting: reportingServiceRef,
       sharedKeys: coreServices.sharedKeys,
+      blobSigner: coreServices.blobSigner,
       snapshots: coreServices.snapshots,
       database: coreServices.database,
       blobStore: coreServices.blobStore,

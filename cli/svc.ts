@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
 import { defaultCatalog, loadPluginCommands, packageInfo } from '../core/kernel/cli/index.js';
+import { addClusterKeyCommand } from './cluster-key-command.js';
 import { addPlanCommand } from './plan-command.js';
 import { addPluginCommands } from './plugin-commands.js';
 import { addServeCommand } from './serve-command.js';
@@ -10,6 +11,7 @@ const program = new Command('svc')
   .version(packageInfo().version, '-V, --version', 'print the version');
 addServeCommand(program);
 addPlanCommand(program);
+addClusterKeyCommand(program);
 try {
   addPluginCommands(program, await loadPluginCommands(process.env, defaultCatalog));
 } catch (error) {

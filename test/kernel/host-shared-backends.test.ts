@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { coreServices, createHost, createSilentLogger, defaultCatalog, definePlugin, type Host } from '../../core/kernel/index.js';
 import { waitForWake, type Database, type Notifier } from '../../core/ports/index.js';
 import { createHostEnv, TEST_SYSTEM_TOKEN } from '../support/host-env.js';
-import { join } from 'node:path';
 import { onCleanup, postgresSchemaUrl, redisPrefixUrl, requireService, tempDir } from '../support/services.js';
 
 const postgres = await requireService('postgres');

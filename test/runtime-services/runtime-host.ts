@@ -7,7 +7,7 @@
 import { test, type TestContext } from 'node:test';
 import { engineServiceRef, reportingServiceRef, type Engine, type Reporting } from '../../core/engine/index.js';
 import { coreServices, createHost, createSilentLogger, defaultCatalog, definePlugin, type Host } from '../../core/kernel/index.js';
-import type { BlobStore, Database, SharedKeys, SnapshotStore } from '../../core/ports/index.js';
+import type { BlobStore, BlobUrlSigner, Database, SharedKeys, SnapshotStore } from '../../core/ports/index.js';
 import { createRuntimeServicesPlugin } from '../../plugins/runtime-services/index.js';
 import { createHostEnv, TEST_SYSTEM_TOKEN } from '../support/host-env.js';
 import { ManualClock } from '../support/manual-clock.js';
@@ -37,18 +37,21 @@ export function onSqliteOnly(kind: StoreKind): (name: string, fn: (t: TestContex
 export interface RuntimeHost extends RunnerHost {
   readonly database: Database;
   readonly blobStore: BlobStore;
+  /** The kernel's `/_blobs` URL signer. */
+  readonly blobSigner: BlobUrlSigner;
   readonly dataDir: string;
 }
 
 const GRABBER_ID = 'runtime-test-grabber';
 
 export async function runtimeHost(t: TestContext, kind: StoreKind, env: Record<string, string> = {}): Promise<RuntimeHost> {
-  const schema = kind === 'postgres' ? postgresSchemaUrl(t, postgres.url ?? '') : undefined;
+  // A schema of its own, unless the test shares one between hosts (two nodes: SVC_DATABASE_URL in `env`).
+  const schema = kind === 'postgres' && env['SVC_DATABASE_URL'] === undefined ? postgresSchemaUrl(t, postgres.url ?? '') : undefined;
   const hostEnv = createHostEnv({ ...(schema === undefined ? {} : { SVC_DATABASE_URL: schema.url }), ...env });
   onCleanup(t, () => hostEnv.cleanup());
   hostEnv.writePlugins(['engine', 'runner-protocol', 'blobs', 'runtime-services', GRABBER_ID].map((id) => `[[plugin]]\nid = "${id}"\n`).join('\n'));
   let grabbed:
-    | { engine: Engine; reporting: Reporting; sharedKeys: SharedKeys; snapshots: SnapshotStore; database: Database; blobStore: BlobStore }
+    | { engine: Engine; reporting: Reporting; sharedKeys: SharedKeys; snapshots: SnapshotStore; database: Database; blobStore: BlobStore; blobSigner: BlobUrlSigner }
     | undefined;
   const grabber = definePlugin({
     id: GRABBER_ID,
@@ -60,6 +63,7 @@ export async function runtimeHost(t: TestContext, kind: StoreKind, env: Record<s
       snapshots: coreServices.snapshots,
       database: coreServices.database,
       blobStore: coreServices.blobStore,
+      blobSigner: coreServices.blobSigner,
     },
     init: (deps) => void (grabbed = deps),
   });

@@ -9,6 +9,7 @@ export type { Catalog } from '../catalog.js';
 export { defaultCatalog } from '../catalog.js';
 export { packageInfo } from '../package-info.js';
 export { loadPluginCommands, type PluginCommand } from '../plugin-commands.js';
+export { exportClusterKey, importClusterKey, type ClusterKeyImport } from './cluster-key.js';
 export { DEFAULT_SERVER_URL, MissingTokenError, resolveConnection, serverBaseUrl, type ServerConnection } from './server-connection.js';
 export { parsePositiveId, runCommand } from './command-body.js';
 export { apiRequest, ServerAnswerError, ServerUnreachableError, type ApiRequestInit, type ApiResponse } from './api-request.js';

@@ -22,7 +22,7 @@ export function clusterKeySource(options: { readonly file: string | undefined; r
   return options.file === undefined ? credentialSource(options.credentials) : fileSource(options.file);
 }
 
-function credentialSource(store: CredentialStore): ClusterKeySource {
+export function credentialSource(store: CredentialStore): ClusterKeySource {
   return {
     description: `the ${store.kind} credential store's '${CLUSTER_KEY_NAME}'`,
     persistent: store.persistent,
@@ -43,7 +43,7 @@ function credentialSource(store: CredentialStore): ClusterKeySource {
  * A key file (e.g. a mounted secret). Like ssh with its private keys, svc refuses a file that
  * group or others may read or write: the key opens every signing key of the installation.
  */
-function fileSource(path: string): ClusterKeySource {
+export function fileSource(path: string): ClusterKeySource {
   const description = `SVC_CLUSTER_KEY_FILE (${path})`;
   return {
     description,
