@@ -14,13 +14,11 @@ export const BLOB_SIGNING_KEY_NAME = 'blob-signing-key';
 export async function resolveSystemToken(fromEnv: string | undefined, stores: { readonly shared: SharedKeys; readonly local: CredentialStore }, ids: IdGenerator, logger: Logger): Promise<string> {
   if (fromEnv !== undefined) return fromEnv;
   const { shared, local } = stores;
-  let generated = false;
-  const token = await ensureSharedKey(shared, SYSTEM_TOKEN_NAME, () => {
-    generated = true;
-    return `svc_${ids.token(32)}`;
-  });
+  let made: string | undefined;
+  const token = await ensureSharedKey(shared, SYSTEM_TOKEN_NAME, () => (made = `svc_${ids.token(32)}`));
   if (shared.shared && (await local.get(SYSTEM_TOKEN_NAME)) !== token) await local.set(SYSTEM_TOKEN_NAME, token);
-  if (!generated) return token;
+  // Another node may have made it first: then that one is kept, and nothing was generated here.
+  if (made !== token) return token;
   if (local.persistent) {
     logger.info({ credentialStore: local.kind, shared: shared.shared }, 'generated the system token into the credential store');
   } else {
