@@ -150,6 +150,14 @@ describe('the cluster key on PostgreSQL', { skip: postgres.skip }, () => {
     assert.equal(localEntry(a, 'cluster-key'), undefined, 'the file holds it, not the credential store');
     await assert.rejects(importClusterKey(a.hostEnv.env, a.hostEnv.dir, readFileSync(file, 'utf8'), { replace: false }), { code: 'cluster_key_file_set' });
 
+    const elsewhere = join(await tempDir(t), 'missing.key');
+    await assert.rejects(node(t, url, { SVC_CLUSTER_KEY_FILE: elsewhere }).boot(), (error: Error & { code?: string }) => {
+      assert.equal(error.code, 'cluster_key_missing');
+      assert.ok(error.message.includes(`put it at ${elsewhere} (mode 0600`), error.message);
+      return true;
+    });
+    assert.equal(existsSync(elsewhere), false, 'a joining node makes no key file');
+
     chmodSync(file, 0o644);
     await assert.rejects(node(t, url, { SVC_CLUSTER_KEY_FILE: file }).boot(), (error: Error & { code?: string }) => {
       assert.equal(error.code, 'cluster_key_file_mode');

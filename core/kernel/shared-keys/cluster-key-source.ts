@@ -9,6 +9,8 @@ export const CLUSTER_KEY_NAME = 'cluster-key';
 export interface ClusterKeySource {
   /** For messages: `SVC_CLUSTER_KEY_FILE (/run/secrets/svc-cluster-key)` or `the file credential store's 'cluster-key'`. */
   readonly description: string;
+  /** How an operator puts a copy here (over a wrong one when `replacing`), as the end of a sentence. */
+  howToPlace(replacing: boolean): string;
   /** Whether the key survives a restart of this node. */
   readonly persistent: boolean;
   read(): Promise<string | undefined>;
@@ -25,6 +27,8 @@ export function clusterKeySource(options: { readonly file: string | undefined; r
 export function credentialSource(store: CredentialStore): ClusterKeySource {
   return {
     description: `the ${store.kind} credential store's '${CLUSTER_KEY_NAME}'`,
+    howToPlace: (replacing) =>
+      `then here, as the user that runs \`svc serve\` and with its configuration, \`svc cluster-key import${replacing ? ' --replace' : ''} < cluster.key\` (or point SVC_CLUSTER_KEY_FILE at a mode-0600 file holding it), and delete the copy`,
     persistent: store.persistent,
     read: () => store.get(CLUSTER_KEY_NAME),
     async create(text) {
@@ -47,6 +51,7 @@ export function fileSource(path: string): ClusterKeySource {
   const description = `SVC_CLUSTER_KEY_FILE (${path})`;
   return {
     description,
+    howToPlace: (replacing) => `then here ${replacing ? 'replace' : 'put it at'} ${path} (mode 0600, owned by the user that runs \`svc serve\`)`,
     persistent: true,
     async read() {
       let mode: number;

@@ -16,8 +16,8 @@ export interface OpenSharedKeysOptions {
   readonly logger: Logger;
 }
 
-const HOW_TO_COPY = (source: ClusterKeySource): string =>
-  `copy the cluster key from a node that has it: there run \`svc cluster-key export > cluster.key\`, bring the file here over a channel you trust, then run \`svc cluster-key import < cluster.key\` as the user that runs \`svc serve\` with the same configuration (or point SVC_CLUSTER_KEY_FILE at a mode-0600 file holding it), and delete the copy. This node reads ${source.description}. svc never makes a replacement: a new key would not open the keys the other nodes sign with`;
+const HOW_TO_COPY = (source: ClusterKeySource, replacing = false): string =>
+  `copy the cluster key from a node that has it: there run \`svc cluster-key export > cluster.key\` and bring the file here over a channel you trust, ${source.howToPlace(replacing)}. This node reads ${source.description}. svc never makes a replacement: a new key would not open the keys the other nodes sign with`;
 
 /**
  * The shared keys of this installation. A single-node store: the credential store itself. A
@@ -57,7 +57,7 @@ export async function openSharedKeys(options: OpenSharedKeysOptions): Promise<Sh
       // Another node set the cluster up at the same moment with its own key: ours seals nothing.
       if (made) await source.remove();
       throw new ConfigError(
-        `another node set up this shared database at the same moment, under cluster key ${verifierId(winner ?? '')}${made ? ' (the key this node had just made is removed again)' : ''}: ${HOW_TO_COPY(source)}`,
+        `another node set up this shared database at the same moment, under cluster key ${verifierId(winner ?? '')}${made ? ' (the key this node had just made is removed again)' : ''}: ${HOW_TO_COPY(source, !made)}`,
         { code: 'cluster_key_mismatch' },
       );
     }
@@ -76,7 +76,7 @@ export async function openSharedKeys(options: OpenSharedKeysOptions): Promise<Sh
 function checkMatches(key: ClusterKey, verifier: string, source: ClusterKeySource): void {
   if (key.verifier === verifier) return;
   throw new ConfigError(
-    `the cluster key in ${source.description} (cluster key ${key.id}) is not the one the shared database's keys are sealed under (cluster key ${verifierId(verifier)}): ${HOW_TO_COPY(source)}; \`svc cluster-key import --replace\` replaces the wrong one`,
+    `the cluster key in ${source.description} (cluster key ${key.id}) is not the one the shared database's keys are sealed under (cluster key ${verifierId(verifier)}): ${HOW_TO_COPY(source, true)}`,
     { code: 'cluster_key_mismatch' },
   );
 }
