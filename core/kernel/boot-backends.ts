@@ -1,7 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { tightenDataDir } from './data-dir-modes.js';
 import type { BlobStore, BlobUrlSigner, Clock, CredentialStore, IdGenerator, Notifier, RemoteRepositories, SharedKeys, SnapshotStore } from '../ports/index.js';
-import { ensureSharedKey } from './shared-keys/ensure-shared-key.js';
 import type { Store } from './backend-module.js';
 import type { BackendSelection } from './backend-selection.js';
 import type { Catalog } from './catalog.js';
@@ -9,6 +8,7 @@ import type { SvcConfig } from './config/load-config.js';
 import { ConfigError } from './errors.js';
 import type { Logger } from './logger.js';
 import { BLOB_SIGNING_KEY_NAME } from './secrets-bootstrap.js';
+import { ensureSharedKey } from './shared-keys/ensure-shared-key.js';
 import { openSharedKeys } from './shared-keys/open-shared-keys.js';
 
 export interface Backends {
