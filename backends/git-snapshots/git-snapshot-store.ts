@@ -41,6 +41,8 @@ export interface GitSnapshotStoreOptions {
   readonly retentionStepMs?: number;
   /** How long an idle repository keeps its `git cat-file --batch` reader; default 30 s. */
   readonly readerIdleMs?: number;
+  /** The repository locks, when another part (the shared store's export) must take them too. */
+  readonly locks?: KeyedLocks;
 }
 
 const DEFAULT_IMPORT_RETENTION_MS = 24 * 60 * 60 * 1000;
@@ -68,7 +70,7 @@ export function createGitSnapshotStore(options: GitSnapshotStoreOptions): Snapsh
   const hints = new RetentionHints();
   // `shared`/`exclusive` on the directory: imports and retains share, prune excludes them.
   // The `refs:` key serialises ref transactions, which may touch the same commit's refs.
-  const locks = new KeyedLocks();
+  const locks = options.locks ?? new KeyedLocks();
   const withRefs = <T>(gitDir: string, work: () => Promise<T>): Promise<T> => locks.exclusive(`refs:${gitDir}`, work);
   const tagSets = new TagSetCache();
   const tagHints = new TagSetHints();

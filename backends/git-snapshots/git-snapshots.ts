@@ -1,8 +1,11 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { BackendContext, SnapshotBackend } from '../../core/kernel/index.js';
+import type { SnapshotBackend, SnapshotBackendContext } from '../../core/kernel/index.js';
 import type { SnapshotStore } from '../../core/ports/index.js';
 import { createGitSnapshotStore } from './git-snapshot-store.js';
+import { cleanGit } from './git-process.js';
+import { KeyedLocks } from './keyed-locks.js';
+import { createSharedSnapshotStore } from './shared-snapshot-store.js';
 
 export const SNAPSHOT_DIRECTORY = 'snapshots';
 
@@ -19,11 +22,18 @@ const IMPORT_GRACE_MS = 10 * 60 * 1000;
  */
 const RETENTION_STEP_MS = 60 * 1000;
 
-/** Snapshot repositories under `<dataDir>/snapshots`. */
-export async function createGitSnapshots(context: BackendContext): Promise<SnapshotStore> {
+/**
+ * Snapshot repositories under `<dataDir>/snapshots`; with a shared blob store (several nodes),
+ * those are this node's cache of the commits kept in the blob store (shared-snapshot-store.ts).
+ */
+export async function createGitSnapshots(context: SnapshotBackendContext): Promise<SnapshotStore> {
   const root = join(context.dataDir, SNAPSHOT_DIRECTORY);
   await mkdir(root, { recursive: true });
-  return createGitSnapshotStore({ root, logger: context.logger, clock: context.clock, importRetentionMs: IMPORT_GRACE_MS, retentionStepMs: RETENTION_STEP_MS });
+  const locks = new KeyedLocks();
+  const options = { root, logger: context.logger, clock: context.clock, importRetentionMs: IMPORT_GRACE_MS, retentionStepMs: RETENTION_STEP_MS };
+  const local = createGitSnapshotStore({ ...options, locks });
+  if (context.sharedBlobs === undefined) return local;
+  return createSharedSnapshotStore({ ...options, local, blobs: context.sharedBlobs, git: cleanGit(root), locks });
 }
 
 /** The `git` snapshot backend of the kernel's catalog (`[backends] snapshots = "git"`). */

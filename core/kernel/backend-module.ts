@@ -59,11 +59,19 @@ export interface CredentialBackend {
   create(context: BackendContext): Promise<CredentialStore>;
 }
 
-/** Working-tree snapshots (`svc run` uploads), kept under the data directory. */
+export interface SnapshotBackendContext extends BackendContext {
+  /**
+   * The blob store when every node reaches it (PostgreSQL blobs, or SVC_BLOB_DIR): snapshots are
+   * then kept there too, and the data dir holds each node's materialised cache. Absent on one node.
+   */
+  readonly sharedBlobs?: BlobStore;
+}
+
+/** Working-tree snapshots (`svc run` uploads), kept under the data directory (and in shared blobs). */
 export interface SnapshotBackend {
   readonly kind: 'snapshots';
   readonly id: string;
-  create(context: BackendContext): Promise<SnapshotStore>;
+  create(context: SnapshotBackendContext): Promise<SnapshotStore>;
 }
 
 export interface RemoteRepositoriesContext extends BackendContext {

@@ -63,7 +63,12 @@ export async function openBackends(
       ...(selection.blobs.directory === undefined ? {} : { directory: selection.blobs.directory }),
     });
     const snapshotBackend = await pick(catalog.snapshots, selection.snapshots.id, 'snapshot')();
-    const snapshots = await snapshotBackend.create({ ...base, logger: logger.child({ backend: `snapshots:${snapshotBackend.id}` }) });
+    const sharedBlobs = selection.blobs.id === 'postgres' || selection.blobs.directory !== undefined;
+    const snapshots = await snapshotBackend.create({
+      ...base,
+      logger: logger.child({ backend: `snapshots:${snapshotBackend.id}` }),
+      ...(sharedBlobs ? { sharedBlobs: blobs.store } : {}),
+    });
     const repositoriesBackend = await catalog.remoteRepositories();
     const { actionsMirrorDir, forgeConfigured, forgeApiUrl, forgeToken } = config.env;
     const remoteRepositories = await repositoriesBackend.create({

@@ -10,6 +10,7 @@ export type {
   RemoteRepositoriesBackend,
   RemoteRepositoriesContext,
   SnapshotBackend,
+  SnapshotBackendContext,
   Store,
   StoreBackend,
 } from './backend-module.js';

@@ -1,0 +1,37 @@
+import { PassThrough, type Readable } from 'node:stream';
+import { gitText, spawnGit, type Git } from './git-process.js';
+import { SNAPSHOT_REFS } from './retention-refs.js';
+
+/**
+ * The retained commits the repository holds that `sha` reaches (itself aside), reduced to those
+ * none of the others reaches (`git merge-base --independent`): the nearest earlier snapshots on
+ * its history, which a pack of `sha` may leave out (and be thin against).
+ */
+export async function retainedAncestors(git: Git, gitDir: string, sha: string): Promise<string[]> {
+  const listed = await gitText(git, ['for-each-ref', `--merged=${sha}`, '--format=%(objectname)', SNAPSHOT_REFS], { gitDir });
+  const ancestors = [...new Set(listed === '' ? [] : listed.split('\n'))].filter((id) => id !== sha);
+  if (ancestors.length <= 1) return ancestors;
+  const independent = await gitText(git, ['merge-base', '--independent', ...ancestors], { gitDir });
+  return independent === '' ? [] : independent.split('\n');
+}
+
+/**
+ * `git pack-objects` of what `sha` and the tag objects reach but `exclude` does not, thin against
+ * `exclude` (a reader that holds those completes it with `index-pack --fix-thin`), as a stream.
+ * The stream errors with git's stderr unless git exits 0, so a cut pack is never taken for a
+ * whole one; destroying it stops git.
+ */
+export function packStream(git: Git, gitDir: string, sha: string, tagObjects: readonly string[], exclude: readonly string[]): Readable {
+  const child = spawnGit(git, ['pack-objects', '--revs', '--thin', '--stdout', '--quiet', '--delta-base-offset'], gitDir);
+  const out = new PassThrough();
+  child.process.stdin.end(`${[sha, ...tagObjects, ...exclude.map((id) => `^${id}`)].join('\n')}\n`);
+  child.process.stdout.pipe(out, { end: false });
+  child.exited.then(
+    () => out.end(),
+    (error: unknown) => out.destroy(error as Error),
+  );
+  out.on('close', () => {
+    if (child.process.exitCode === null && child.process.signalCode === null) child.process.kill('SIGTERM');
+  });
+  return out;
+}
