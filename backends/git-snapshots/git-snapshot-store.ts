@@ -56,8 +56,8 @@ const DEFAULT_IMPORT_RETENTION_MS = 24 * 60 * 60 * 1000;
  * Concurrency, per repository and per process: imports run side by side (each fast-import has
  * its own process, pack and temporary ref; two at once was checked), ref updates take turns,
  * and `prune` waits for all of them, because `gc --prune=now` deletes the temporary packs of
- * imports still running. Several nodes sharing one snapshot root would need a lock they all
- * see; until there is one, keep snapshots on one node (or prune from one node, rarely).
+ * imports still running. Each node has its own root: several nodes share snapshots through
+ * the shared blob store (shared-snapshot-store.ts), never by sharing a root.
  */
 export function createGitSnapshotStore(options: GitSnapshotStoreOptions): SnapshotStore {
   const { root, logger, clock } = options;
