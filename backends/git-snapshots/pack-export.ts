@@ -3,16 +3,19 @@ import { gitText, spawnGit, type Git } from './git-process.js';
 import { SNAPSHOT_REFS } from './retention-refs.js';
 
 /**
- * The retained commits the repository holds that `sha` reaches (itself aside), reduced to those
- * none of the others reaches (`git merge-base --independent`): the nearest earlier snapshots on
- * its history, which a pack of `sha` may leave out (and be thin against).
+ * The retained commits the repository holds that `sha` reaches (itself aside): the earlier
+ * snapshots on its history, which a pack of `sha` may leave out (and be thin against).
  */
 export async function retainedAncestors(git: Git, gitDir: string, sha: string): Promise<string[]> {
   const listed = await gitText(git, ['for-each-ref', `--merged=${sha}`, '--format=%(objectname)', SNAPSHOT_REFS], { gitDir });
-  const ancestors = [...new Set(listed === '' ? [] : listed.split('\n'))].filter((id) => id !== sha);
-  if (ancestors.length <= 1) return ancestors;
-  const independent = await gitText(git, ['merge-base', '--independent', ...ancestors], { gitDir });
-  return independent === '' ? [] : independent.split('\n');
+  return [...new Set(listed === '' ? [] : listed.split('\n'))].filter((id) => id !== sha);
+}
+
+/** Those of `commits` none of the others reaches (`git merge-base --independent`). */
+export async function independent(git: Git, gitDir: string, commits: readonly string[]): Promise<string[]> {
+  if (commits.length <= 1) return [...commits];
+  const text = await gitText(git, ['merge-base', '--independent', ...commits], { gitDir });
+  return text === '' ? [] : text.split('\n');
 }
 
 /**

@@ -4,7 +4,7 @@ import type { BlobStore, Clock, SnapshotStore, SnapshotTag } from '../../core/po
 import type { Git } from './git-process.js';
 import type { KeyedLocks } from './keyed-locks.js';
 import { checkOffer } from './offer-meta.js';
-import { packStream, retainedAncestors } from './pack-export.js';
+import { independent, packStream, retainedAncestors } from './pack-export.js';
 import { assertObjectId, repositoryDirectory } from './repository-names.js';
 import { readShallow } from './shallow-file.js';
 import { manifestKey, packKey, readManifest, repositoryPrefix, retentionKey, sharedPartError, type SharedManifest } from './shared-layout.js';
@@ -33,6 +33,8 @@ export interface SharedSnapshotStoreOptions {
 }
 
 const DEFAULT_PRUNE_GRACE_MS = 10 * 60 * 1000;
+/** A negotiation looks up at most this many candidates in the shared store (`svc run` offers about 30). */
+const MAX_SHARED_CANDIDATES = 64;
 
 /**
  * Snapshots for several nodes (see README.md, "Several nodes"): the shared blob store is the
@@ -59,7 +61,7 @@ export function createSharedSnapshotStore(options: SharedSnapshotStoreOptions): 
   /** The latest shared retention this node wrote per commit: a retain to an earlier date writes nothing. */
   const written = new Map<string, number>();
   /** Commits (with their tag set) this node published or found published since its last prune. */
-  const published = new Set<string>();
+  const published = new Map<string, string>();
 
   /** Whether this node holds the commit now, materialising it from the shared store when it can. */
   async function ensureLocal(repository: string, sha: string): Promise<boolean> {
@@ -128,7 +130,7 @@ export function createSharedSnapshotStore(options: SharedSnapshotStoreOptions): 
       const { manifest, key } = await locks.shared(gitDir, async () => {
         const ancestors = await retainedAncestors(git, gitDir, sha);
         const usable = await Promise.all(ancestors.map((base) => usableBase(repository, base)));
-        const requires = ancestors.filter((_, index) => usable[index]);
+        const requires = await independent(git, gitDir, ancestors.filter((_, index) => usable[index]));
         const key = packKey(repository, sha, clock.now(), randomUUID());
         const tagObjects = [...new Set(tags.map((tag) => tag.object))];
         const info = await blobs.put(key, packStream(git, gitDir, sha, tagObjects, requires));
@@ -144,38 +146,53 @@ export function createSharedSnapshotStore(options: SharedSnapshotStoreOptions): 
       }
       for (const base of manifest.requires) await retainShared(repository, base, until);
       await blobs.put(manifestKey(repository, sha), Buffer.from(JSON.stringify(manifest)));
-      published.add(`${repository}:${sha}:${tagSetOf(tags) ?? ''}`);
+      published.set(`${repository}:${sha}`, tagSetOf(tags) ?? '');
       logger.debug({ repository, commit: sha, requires: manifest.requires.length, bytes: manifest.packBytes, ms: clock.now() - started }, 'published a snapshot');
       return;
     }
   }
 
-  /** Publishes a commit this node holds unless the shared store has it with these tags; retains it there until `until`. */
+  /**
+   * Publishes a commit this node holds unless the shared store has it (with these tags, when
+   * given: a negotiation records the offer's tags; a retain leaves the recorded ones alone), and
+   * retains it there until `until`.
+   */
   async function ensurePublished(repository: string, sha: string, until: number, tags?: readonly SnapshotTag[]): Promise<void> {
-    const recorded = tags ?? (await local.history(repository, sha)).tags;
-    const id = `${repository}:${sha}:${tagSetOf(recorded) ?? ''}`;
-    if (!published.has(id)) {
+    const id = `${repository}:${sha}`;
+    const known = published.get(id);
+    const current = tags === undefined ? undefined : (tagSetOf(tags) ?? '');
+    if (known === undefined || (current !== undefined && known !== current)) {
       const manifest = await readManifest(blobs, repository, sha).catch(() => undefined);
       const doomed = manifest !== undefined && !(await usableBase(repository, sha));
-      if (manifest === undefined || doomed || tagSetOf(manifest.tags) !== tagSetOf(recorded)) {
-        await publish(repository, sha, recorded, until);
+      if (manifest === undefined || doomed || (current !== undefined && (tagSetOf(manifest.tags) ?? '') !== current)) {
+        await publish(repository, sha, tags ?? (await local.history(repository, sha)).tags, until);
         return;
       }
-      published.add(id);
+      published.set(id, tagSetOf(manifest.tags) ?? '');
     }
     await retainShared(repository, sha, until);
   }
 
-  /** Makes the nearest candidate any node holds present here, when this node lacks the commit itself. */
+  /**
+   * Makes the offered commit, or else the nearest candidate any node holds, present here. A
+   * shared part that cannot be read is only logged: the sender then sends it, and its
+   * publication replaces the bad part.
+   */
   async function fetchNearest(repository: string, commit: string, candidates: readonly string[]): Promise<void> {
-    if (await ensureLocal(repository, commit)) return;
-    const [held, shared] = await Promise.all([
-      Promise.all(candidates.map((sha) => local.hasCommit(repository, sha))),
-      Promise.all(candidates.map(async (sha) => (await blobs.stat(manifestKey(repository, sha))) !== undefined)),
-    ]);
-    const nearest = candidates.findIndex((_, index) => held[index] === true || shared[index] === true);
-    const sha = candidates[nearest];
-    if (sha !== undefined && held[nearest] !== true) await ensureLocal(repository, sha);
+    const tryLocal = async (sha: string): Promise<boolean> =>
+      ensureLocal(repository, sha).catch((error: unknown) => {
+        logger.warn({ err: error, repository, sha }, 'a shared snapshot could not be materialised for a negotiation');
+        return false;
+      });
+    if (await tryLocal(commit)) return;
+    const held = await Promise.all(candidates.map((sha) => local.hasCommit(repository, sha)));
+    const firstHeld = held.indexOf(true);
+    // Only nearer candidates than the first one held here can do better (and only so many lookups).
+    const nearer = candidates.slice(0, Math.min(firstHeld === -1 ? candidates.length : firstHeld, MAX_SHARED_CANDIDATES));
+    const shared = await Promise.all(nearer.map(async (sha) => (await blobs.stat(manifestKey(repository, sha))) !== undefined));
+    for (const [index, sha] of nearer.entries()) {
+      if (shared[index] === true && (await tryLocal(sha))) return;
+    }
   }
 
   return {
@@ -202,7 +219,15 @@ export function createSharedSnapshotStore(options: SharedSnapshotStoreOptions): 
     },
 
     async history(repository, sha) {
-      await ensureLocal(repository, assertObjectId(sha));
+      assertObjectId(sha);
+      if (!(await local.hasCommit(repository, sha))) {
+        await ensureLocal(repository, sha);
+        return local.history(repository, sha);
+      }
+      // Held here: the tags may have been recorded anew on another node since (a later offer).
+      const [mine, manifest] = await Promise.all([local.history(repository, sha), readManifest(blobs, repository, sha).catch(() => undefined)]);
+      if (manifest === undefined || tagSetOf(manifest.tags) === tagSetOf(mine.tags)) return mine;
+      await flights.run(`tags:${repository}:${sha}:${tagSetOf(manifest.tags) ?? ''}`, () => materialise(repository, manifest));
       return local.history(repository, sha);
     },
 

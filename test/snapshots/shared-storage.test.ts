@@ -113,6 +113,10 @@ for (const backend of backends) {
       assert.equal(await fetchFrom(t, c.b, head), '30', 'a fetch of B gets the whole history');
       const tagList = (await git(c.b.repositoryPath(REPO), ['for-each-ref', '--format=%(objecttype)', 'refs/svc/tagsets/'])).trim().split('\n');
       assert.ok(tagList.includes('tag'), 'annotated tag objects came along');
+
+      const fewer = tags.filter((tag) => tag.name.startsWith('light-'));
+      assert.equal(await send(c, c.a, c.sender, head, { tags: fewer }), 'complete');
+      assert.deepEqual(byName((await c.b.history(REPO, head)).tags), byName(fewer), 'B sees the tags A recorded later');
     });
 
     it('a later commit is published thin against the earlier one, and B materialises both, in order', async (t) => {
