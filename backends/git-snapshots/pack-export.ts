@@ -11,6 +11,12 @@ export async function retainedAncestors(git: Git, gitDir: string, sha: string): 
   return [...new Set(listed === '' ? [] : listed.split('\n'))].filter((id) => id !== sha);
 }
 
+/** The retained commits that reach `sha` (itself aside), the nearest first (by commit date). */
+export async function retainedDescendants(git: Git, gitDir: string, sha: string): Promise<string[]> {
+  const listed = await gitText(git, ['for-each-ref', `--contains=${sha}`, '--sort=committerdate', '--format=%(objectname)', SNAPSHOT_REFS], { gitDir });
+  return [...new Set(listed === '' ? [] : listed.split('\n'))].filter((id) => id !== sha);
+}
+
 /** Those of `commits` none of the others reaches (`git merge-base --independent`). */
 export async function independent(git: Git, gitDir: string, commits: readonly string[]): Promise<string[]> {
   if (commits.length <= 1) return [...commits];

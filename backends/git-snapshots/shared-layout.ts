@@ -10,7 +10,10 @@ import type { BlobStore, SnapshotTag } from '../../core/ports/index.js';
  *   (`<ms>` is when it was written, so an orphan left by a crash can be aged without a stat);
  * - `retain/<sha>/<until>`: empty; the commit is retained until the latest `<until>`;
  * - `doomed/<sha>/<ms>`: empty; a prune found the commit unretained and unneeded at `<ms>`, and
- *   a later prune deletes it if that is still so a grace period after (two-phase delete).
+ *   a later prune deletes it if that is still so a grace period after (two-phase delete);
+ * - `common/<sha>/<common>/<until>`: empty; a negotiation told the sender of `<sha>` that it may
+ *   leave out what `<common>` reaches, so whichever node the pack then reaches materialises
+ *   `<common>` first (a proxy may send the two requests to two nodes).
  */
 export const SHARED_PREFIX = 'git-snapshots/';
 
@@ -22,8 +25,11 @@ export interface SharedManifest {
   readonly tags: readonly SnapshotTag[];
   /** The publishing node's shallow commits: where the history may stop. */
   readonly shallow: readonly string[];
-  /** The pack's blob key. */
-  readonly pack: string;
+  /**
+   * The pack's blob key; null for a commit that its `requires` hold already (an interior commit of
+   * a published history that a negotiation named as `common`): materialising them is enough.
+   */
+  readonly pack: string | null;
   readonly packBytes: number;
 }
 
@@ -43,6 +49,10 @@ export function retentionKey(repository: string, sha: string, until: number): st
   return `${repositoryPrefix(repository)}retain/${sha}/${until}`;
 }
 
+export function commonKey(repository: string, sha: string, common: string, until: number): string {
+  return `${repositoryPrefix(repository)}common/${sha}/${common}/${until}`;
+}
+
 export function doomedKey(repository: string, sha: string, at: number): string {
   return `${repositoryPrefix(repository)}doomed/${sha}/${at}`;
 }
@@ -52,17 +62,20 @@ export type SharedKey =
   | { readonly kind: 'manifest'; readonly repository: string; readonly sha: string }
   | { readonly kind: 'pack'; readonly repository: string; readonly sha: string; readonly at: number }
   | { readonly kind: 'retain'; readonly repository: string; readonly sha: string; readonly until: number }
-  | { readonly kind: 'doomed'; readonly repository: string; readonly sha: string; readonly at: number };
+  | { readonly kind: 'doomed'; readonly repository: string; readonly sha: string; readonly at: number }
+  | { readonly kind: 'common'; readonly repository: string; readonly sha: string; readonly until: number };
 
 const SHA = '([0-9a-f]{40}|[0-9a-f]{64})';
-const KEY = new RegExp(`^${SHARED_PREFIX}([^/]+/[^/]+)/(?:commits/${SHA}\\.json|packs/${SHA}\\.(\\d+)\\.[^/]+\\.pack|(retain|doomed)/${SHA}/(\\d+))$`);
+const KEY = new RegExp(`^${SHARED_PREFIX}([^/]+/[^/]+)/(?:commits/${SHA}\\.json|packs/${SHA}\\.(\\d+)\\.[^/]+\\.pack|(retain|doomed|common)/${SHA}/(?:${SHA}/)?(\\d+))$`);
 
 export function parseSharedKey(key: string): SharedKey | undefined {
   const m = KEY.exec(key);
   if (m === null) return undefined;
-  const [, repository = '', manifestSha, packSha, packAt, kind, sha = '', number] = m;
+  const [, repository = '', manifestSha, packSha, packAt, kind, sha = '', common, number] = m;
   if (manifestSha !== undefined) return { kind: 'manifest', repository, sha: manifestSha };
   if (packSha !== undefined) return { kind: 'pack', repository, sha: packSha, at: Number(packAt) };
+  if ((kind === 'common') !== (common !== undefined)) return undefined;
+  if (kind === 'common') return { kind: 'common', repository, sha, until: Number(number) };
   return kind === 'retain' ? { kind: 'retain', repository, sha, until: Number(number) } : { kind: 'doomed', repository, sha, at: Number(number) };
 }
 
@@ -115,7 +128,7 @@ function parseManifest(key: string, text: string, sha: string): SharedManifest {
     !ids(m.requires) ||
     !ids(m.shallow) ||
     !tags(m.tags) ||
-    typeof m.pack !== 'string' ||
+    (typeof m.pack !== 'string' && m.pack !== null) ||
     typeof m.packBytes !== 'number'
   ) {
     throw sharedPartError(key, 'is not a snapshot manifest of this commit (corrupt)');

@@ -9,6 +9,7 @@ interface RepositoryKeys {
   readonly retentionKeys: { readonly key: string; readonly sha: string; readonly until: number }[];
   readonly doomed: Map<string, { readonly key: string; readonly at: number }[]>;
   readonly packs: { readonly key: string; readonly sha: string; readonly at: number }[];
+  readonly commons: { readonly key: string; readonly until: number }[];
 }
 
 export interface SharedPruneResult {
@@ -38,7 +39,7 @@ export async function pruneShared(blobs: BlobStore, now: number, graceMs: number
   const of = (repository: string): RepositoryKeys => {
     let keys = repositories.get(repository);
     if (keys === undefined) {
-      keys = { manifests: new Set(), retainedUntil: new Map(), retentionKeys: [], doomed: new Map(), packs: [] };
+      keys = { manifests: new Set(), retainedUntil: new Map(), retentionKeys: [], doomed: new Map(), packs: [], commons: [] };
       repositories.set(repository, keys);
     }
     return keys;
@@ -48,6 +49,7 @@ export async function pruneShared(blobs: BlobStore, now: number, graceMs: number
     if (key === undefined) continue;
     const keys = of(key.repository);
     if (key.kind === 'manifest') keys.manifests.add(key.sha);
+    else if (key.kind === 'common') keys.commons.push({ key: info.key, until: key.until });
     else if (key.kind === 'pack') keys.packs.push({ key: info.key, sha: key.sha, at: key.at });
     else if (key.kind === 'retain') {
       keys.retentionKeys.push({ key: info.key, sha: key.sha, until: key.until });
@@ -102,6 +104,8 @@ export async function pruneShared(blobs: BlobStore, now: number, graceMs: number
     for (const [sha, marks] of keys.doomed) {
       if (!keys.manifests.has(sha)) for (const mark of marks) await blobs.delete(mark.key);
     }
+    // A negotiation's note for its pack lasts as long as the retention it asked for.
+    for (const common of keys.commons) if (common.until <= now) await blobs.delete(common.key);
     for (const pack of keys.packs) {
       if (pack.at > now - graceMs) continue;
       const named = manifests.get(pack.sha)?.pack;

@@ -4,10 +4,10 @@ import type { BlobStore, Clock, SnapshotStore, SnapshotTag } from '../../core/po
 import type { Git } from './git-process.js';
 import type { KeyedLocks } from './keyed-locks.js';
 import { checkOffer } from './offer-meta.js';
-import { independent, packStream, retainedAncestors } from './pack-export.js';
+import { independent, packStream, retainedAncestors, retainedDescendants } from './pack-export.js';
 import { assertObjectId, repositoryDirectory } from './repository-names.js';
 import { readShallow } from './shallow-file.js';
-import { manifestKey, packKey, readManifest, repositoryPrefix, retentionKey, sharedPartError, type SharedManifest } from './shared-layout.js';
+import { commonKey, manifestKey, packKey, parseSharedKey, readManifest, repositoryPrefix, retentionKey, sharedPartError, type SharedManifest } from './shared-layout.js';
 import { pruneShared } from './shared-prune.js';
 import { SingleFlight } from './single-flight.js';
 import { tagSetOf } from './tag-sets.js';
@@ -80,9 +80,17 @@ export function createSharedSnapshotStore(options: SharedSnapshotStoreOptions): 
     for (const base of manifest.requires) {
       if (!(await ensureLocal(repository, base))) throw sharedPartError(manifestKey(repository, base), `is missing (a base of ${manifest.commit})`);
     }
-    const pack = await blobs.get(manifest.pack);
-    if (pack === undefined) throw sharedPartError(manifest.pack, `is missing (the pack of ${manifest.commit})`);
     const retainUntil = Math.max(await sharedRetention(repository, manifest.commit), clock.now() + options.importRetentionMs);
+    if (manifest.pack === null) {
+      // A commit its bases hold: they are here now; it is kept on its own too.
+      const key = manifestKey(repository, manifest.commit);
+      if (!(await local.hasCommit(repository, manifest.commit))) throw sharedPartError(key, `names no pack, and its bases do not hold ${manifest.commit} (corrupt)`);
+      await local.retain(repository, manifest.commit, retainUntil);
+      return;
+    }
+    const packKeyOfManifest = manifest.pack;
+    const pack = await blobs.get(packKeyOfManifest);
+    if (pack === undefined) throw sharedPartError(packKeyOfManifest, `is missing (the pack of ${manifest.commit})`);
     try {
       await local.importPack(repository, pack, { commit: manifest.commit, tags: manifest.tags, shallow: manifest.shallow, retainUntil });
     } catch (error) {
@@ -174,6 +182,32 @@ export function createSharedSnapshotStore(options: SharedSnapshotStoreOptions): 
   }
 
   /**
+   * Makes a commit this node holds (a negotiation's `common`) materialisable by every node, and
+   * retains it there until `until`: when it is not published itself, as a manifest without a
+   * pack that requires a published commit reaching it (an interior commit of a published
+   * history, or the parent of a working-tree commit), or else published with its own pack.
+   */
+  async function ensureAvailable(repository: string, sha: string, until: number): Promise<void> {
+    if (published.has(`${repository}:${sha}`) || (await usableBase(repository, sha))) {
+      await retainShared(repository, sha, until);
+      return;
+    }
+    const gitDir = repositoryDirectory(root, repository);
+    const reaching = await locks.shared(gitDir, () => retainedDescendants(git, gitDir, sha));
+    const usable = await Promise.all(reaching.map((tip) => usableBase(repository, tip)));
+    const tip = reaching[usable.indexOf(true)];
+    if (tip === undefined) {
+      await publish(repository, sha, [], until);
+      return;
+    }
+    await retainShared(repository, tip, until);
+    await retainShared(repository, sha, until);
+    const manifest: SharedManifest = { version: 1, commit: sha, requires: [tip], tags: [], shallow: await readShallow(gitDir), pack: null, packBytes: 0 };
+    await blobs.put(manifestKey(repository, sha), Buffer.from(JSON.stringify(manifest)));
+    published.set(`${repository}:${sha}`, '');
+  }
+
+  /**
    * Makes the offered commit, or else the nearest candidate any node holds, present here. A
    * shared part that cannot be read is only logged: the sender then sends it, and its
    * publication replaces the bad part.
@@ -209,10 +243,23 @@ export function createSharedSnapshotStore(options: SharedSnapshotStoreOptions): 
       await fetchNearest(repository, checked.commit, checked.candidates);
       const answer = await local.negotiate(repository, checked);
       if (answer.complete) await ensurePublished(repository, checked.commit, checked.retainUntil, checked.tags);
+      else if (answer.common !== undefined) {
+        // The pack may reach another node (a proxy in front): that node materialises `common` first.
+        await ensureAvailable(repository, answer.common, checked.retainUntil);
+        await blobs.put(commonKey(repository, checked.commit, answer.common, roundUp(checked.retainUntil)), Buffer.alloc(0));
+      }
       return answer;
     },
 
     async importPack(repository, pack, meta) {
+      const commit = assertObjectId(meta.commit);
+      repositoryDirectory(root, repository);
+      for await (const info of blobs.list(`${repositoryPrefix(repository)}common/${commit}/`)) {
+        const base = parseSharedKey(info.key)?.kind === 'common' ? info.key.split('/').at(-2) : undefined;
+        if (base === undefined) continue;
+        // A base that cannot be had here makes the import fail with git's own word for what is missing.
+        await ensureLocal(repository, base).catch((error: unknown) => logger.warn({ err: error, repository, commit, base }, 'the base a negotiation named could not be materialised'));
+      }
       const imported = await local.importPack(repository, pack, meta);
       await publish(repository, imported.sha, meta.tags, meta.retainUntil);
       return imported;

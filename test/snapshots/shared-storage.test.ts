@@ -149,6 +149,25 @@ for (const backend of backends) {
       assert.equal(await c.a.readFile(REPO, head, 'file-0.txt'), 'line 30\nline 30\nline 30\n', 'and A reads what B took');
     });
 
+    it('negotiated on A, sent to B (a proxy in front): B first gets the interior commit A named as common', async (t) => {
+      const c = await cluster(t, backend.open);
+      const tip = await c.rev('HEAD~3');
+      await send(c, c.a, c.sender, tip);
+      const head = await c.rev('HEAD');
+      const candidates = await Promise.all(['HEAD', 'HEAD~4', 'HEAD~8'].map(c.rev));
+      const tags = await tagsOf(c.sender, head);
+      const answer = await c.a.negotiate(REPO, offer(c, head, { candidates, tags }));
+      const common = await c.rev('HEAD~4');
+      assert.equal(answer.complete === false && answer.common, common, 'an interior commit of what A holds');
+      const missing = answer.complete ? [] : answer.missingObjects;
+      const pack = await packOf(c.sender, [head, ...missing, `^${common}`], { thin: true });
+      await c.b.importPack(REPO, streamOf(pack), { commit: head, tags, shallow: [], retainUntil: c.clock.now() + HOUR });
+      assert.equal(await c.b.readFile(REPO, head, 'file-0.txt'), 'line 30\nline 30\nline 30\n');
+      const third = await createGitSnapshots({ logger: createSilentLogger(), clock: c.clock, dataDir: await tempDir(t), sharedBlobs: c.blobs });
+      assert.equal(await third.hasCommit(REPO, head), true, 'as the checkout relay asks first');
+      assert.equal(await fetchFrom(t, third, head), '30', 'a third node materialises the chain');
+    });
+
     it('a shallow history keeps its boundary on the other node', async (t) => {
       const c = await cluster(t, backend.open);
       const shallowClone = await tempDir(t);
