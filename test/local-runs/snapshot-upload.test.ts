@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { request } from 'node:http';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { readCommitTree, isolateGitConfig, tarOf } from '../snapshots/support.js';
-import { CI_WORKING, DEPLOY, localRunsHost, makeWorkTree, uploadBytes, uploadWorkTree } from './support.js';
+import { tempDir } from '../support/services.js';
+import { CI_WORKING, DEPLOY, localRunsHost, makeWorkTree, submitRun, uploadBytes, uploadWorkTree } from './support.js';
 
 isolateGitConfig();
 
@@ -147,5 +148,22 @@ describe('POST /api/v1/snapshots', () => {
 
     const small = await uploadBytes(h, await tarOf([{ name: 'small.txt', content: 'fits' }]), '?repository=acme/app');
     assert.equal(small.status, 201, 'the server still takes uploads under the limit');
+  });
+});
+
+describe('snapshots with a shared blob directory (SVC_BLOB_DIR): two nodes', () => {
+  it('a snapshot uploaded to one node is submitted on another, which reads its workflow from the shared copy', async (t) => {
+    const shared = await tempDir(t);
+    const a = await localRunsHost(t, { SVC_BLOB_DIR: shared });
+    const b = await localRunsHost(t, { SVC_BLOB_DIR: shared });
+    const { status, body } = await uploadWorkTree(a, await makeWorkTree(t));
+    assert.equal(status, 201, JSON.stringify(body));
+    const sha = String(body['sha']);
+    assert.ok(readdirSync(join(shared, 'git-snapshots', 'acme', 'app', 'commits')).includes(`${sha}.json`), 'published to the shared directory');
+    assert.equal(existsSync(b.snapshots.repositoryPath('acme/app')), false, 'B holds nothing yet');
+    const submitted = await submitRun(b, { repository: 'acme/app', snapshot: sha, workflow: '.github/workflows/ci.yml', job: 'build' });
+    assert.equal(submitted.status, 201, JSON.stringify(submitted.body));
+    const tree = await readCommitTree(b.snapshots.repositoryPath('acme/app'), sha);
+    assert.equal(tree['.github/workflows/ci.yml']?.content, CI_WORKING, 'B materialised the commit A took');
   });
 });
