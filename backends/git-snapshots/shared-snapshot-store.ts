@@ -231,7 +231,12 @@ export function createSharedSnapshotStore(options: SharedSnapshotStoreOptions): 
 
   return {
     async importTar(repository, archive, meta) {
-      if (meta.parent !== undefined) await ensureLocal(repository, assertObjectId(meta.parent, 'parent'));
+      if (meta.parent !== undefined) {
+        // The parent is used when it can be had (as on one node); an unreadable shared copy only costs the link.
+        await ensureLocal(repository, assertObjectId(meta.parent, 'parent')).catch((error: unknown) =>
+          logger.warn({ err: error, repository, parent: meta.parent }, 'the parent of a snapshot could not be materialised'),
+        );
+      }
       const commit = await local.importTar(repository, archive, meta);
       await publish(repository, commit.sha, [], meta.retainUntil ?? clock.now() + options.importRetentionMs);
       return commit;
