@@ -248,6 +248,9 @@ for (const backend of backends) {
       await send(c, c.a, c.sender, head, { candidates: [head, base] });
       await c.a.retain(REPO, head, c.clock.now() + 5 * HOUR);
       assert.equal(await c.b.hasCommit(REPO, head), true);
+      // A pack a crashed publication left: no manifest names it.
+      const orphan = `git-snapshots/${REPO}/packs/${'e'.repeat(40)}.${c.clock.now()}.crashed.pack`;
+      await c.blobs.put(orphan, Buffer.from('PACK'));
 
       c.clock.advance(2 * HOUR);
       const bothPrune = async () => Promise.all([c.a.prune(c.clock.now()), c.b.prune(c.clock.now())]);
@@ -256,12 +259,15 @@ for (const backend of backends) {
       await bothPrune();
       const keys = await sharedKeys(c.blobs);
       assert.ok(keys.includes(`git-snapshots/${REPO}/commits/${base}.json`), 'the base stays: head needs it');
+      assert.ok(!keys.some((key) => key.includes('/doomed/')), 'and is not even marked');
+      assert.ok(!keys.includes(orphan), 'the orphan pack went after the grace');
       const third = await createGitSnapshots({ logger: createSilentLogger(), clock: c.clock, dataDir: await tempDir(t), sharedBlobs: c.blobs });
       assert.equal(await third.readFile(REPO, head, 'file-0.txt'), 'line 30\nline 30\nline 30\n', 'a new node still materialises head');
 
       c.clock.advance(3 * HOUR);
       await bothPrune();
       assert.equal(await c.a.hasCommit(REPO, head), true, 'marked, not deleted yet');
+      assert.ok((await sharedKeys(c.blobs)).some((key) => key.startsWith(`git-snapshots/${REPO}/doomed/${head}/`)));
       c.clock.advance(HOUR);
       await bothPrune();
       await third.prune(c.clock.now());
