@@ -26,6 +26,12 @@ export interface SharedManifest {
   /** The publishing node's shallow commits: where the history may stop. */
   readonly shallow: readonly string[];
   /**
+   * Whether the history materialised from this manifest and its requires is whole (no shallow
+   * boundary anywhere in the chain): a node whose repository is whole builds only on whole bases,
+   * since a pack thin against a cut base leaves out the history the base lacks.
+   */
+  readonly whole: boolean;
+  /**
    * The pack's blob key; null for a commit that its `requires` hold already (an interior commit of
    * a published history that a negotiation named as `common`): materialising them is enough.
    */
@@ -127,11 +133,12 @@ function parseManifest(key: string, text: string, sha: string): SharedManifest {
     m.commit !== sha ||
     !ids(m.requires) ||
     !ids(m.shallow) ||
+    typeof m.whole !== 'boolean' ||
     !tags(m.tags) ||
     (typeof m.pack !== 'string' && m.pack !== null) ||
     typeof m.packBytes !== 'number'
   ) {
     throw sharedPartError(key, 'is not a snapshot manifest of this commit (corrupt)');
   }
-  return { version: 1, commit: m.commit, requires: m.requires, tags: m.tags, shallow: m.shallow, pack: m.pack, packBytes: m.packBytes };
+  return { version: 1, commit: m.commit, requires: m.requires, tags: m.tags, shallow: m.shallow, whole: m.whole, pack: m.pack, packBytes: m.packBytes };
 }

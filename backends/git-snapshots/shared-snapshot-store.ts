@@ -121,8 +121,18 @@ export function createSharedSnapshotStore(options: SharedSnapshotStoreOptions): 
   /** A base may be built on while its manifest is there and no prune marked it doomed. */
   async function usableBase(repository: string, sha: string): Promise<boolean> {
     if ((await blobs.stat(manifestKey(repository, sha))) === undefined) return false;
-    for await (const _mark of blobs.list(`${repositoryPrefix(repository)}doomed/${sha}/`)) return false;
-    return true;
+    return !(await isDoomed(repository, sha));
+  }
+
+  async function isDoomed(repository: string, sha: string): Promise<boolean> {
+    for await (const _mark of blobs.list(`${repositoryPrefix(repository)}doomed/${sha}/`)) return true;
+    return false;
+  }
+
+  /** The manifest of a base that may be built on (undefined: none, unreadable, or doomed). */
+  async function usableManifest(repository: string, sha: string): Promise<SharedManifest | undefined> {
+    const manifest = await readManifest(blobs, repository, sha).catch(() => undefined);
+    return manifest === undefined || (await isDoomed(repository, sha)) ? undefined : manifest;
   }
 
   /**
@@ -136,14 +146,16 @@ export function createSharedSnapshotStore(options: SharedSnapshotStoreOptions): 
     await retainShared(repository, sha, until);
     for (let attempt = 1; ; attempt += 1) {
       const { manifest, key } = await locks.shared(gitDir, async () => {
+        const shallow = await readShallow(gitDir);
         const ancestors = await retainedAncestors(git, gitDir, sha);
-        const usable = await Promise.all(ancestors.map((base) => usableBase(repository, base)));
-        const requires = await independent(git, gitDir, ancestors.filter((_, index) => usable[index]));
+        const bases = await Promise.all(ancestors.map((base) => usableManifest(repository, base)));
+        // A whole repository builds only on whole bases (see SharedManifest.whole).
+        const fit = ancestors.filter((_, index) => bases[index] !== undefined && (shallow.length > 0 || bases[index]?.whole === true));
+        const requires = await independent(git, gitDir, fit);
         const key = packKey(repository, sha, clock.now(), randomUUID());
         const tagObjects = [...new Set(tags.map((tag) => tag.object))];
         const info = await blobs.put(key, packStream(git, gitDir, sha, tagObjects, requires));
-        const shallow = await readShallow(gitDir);
-        const manifest: SharedManifest = { version: 1, commit: sha, requires, tags, shallow, pack: key, packBytes: info.size };
+        const manifest: SharedManifest = { version: 1, commit: sha, requires, tags, shallow, whole: shallow.length === 0, pack: key, packBytes: info.size };
         return { manifest, key };
       });
       const stillUsable = await Promise.all(manifest.requires.map((base) => usableBase(repository, base)));
@@ -194,15 +206,27 @@ export function createSharedSnapshotStore(options: SharedSnapshotStoreOptions): 
     }
     const gitDir = repositoryDirectory(root, repository);
     const reaching = await locks.shared(gitDir, () => retainedDescendants(git, gitDir, sha));
-    const usable = await Promise.all(reaching.map((tip) => usableBase(repository, tip)));
-    const tip = reaching[usable.indexOf(true)];
-    if (tip === undefined) {
+    const usable = await Promise.all(reaching.map((tip) => usableManifest(repository, tip)));
+    const cut = (await readShallow(gitDir)).length > 0;
+    const index = usable.findIndex((manifest) => manifest !== undefined && (cut || manifest.whole));
+    const tip = reaching[index];
+    const tipManifest = usable[index];
+    if (tip === undefined || tipManifest === undefined) {
       await publish(repository, sha, [], until);
       return;
     }
     await retainShared(repository, tip, until);
     await retainShared(repository, sha, until);
-    const manifest: SharedManifest = { version: 1, commit: sha, requires: [tip], tags: [], shallow: await readShallow(gitDir), pack: null, packBytes: 0 };
+    const manifest: SharedManifest = {
+      version: 1,
+      commit: sha,
+      requires: [tip],
+      tags: [],
+      shallow: tipManifest.shallow,
+      whole: tipManifest.whole,
+      pack: null,
+      packBytes: 0,
+    };
     await blobs.put(manifestKey(repository, sha), Buffer.from(JSON.stringify(manifest)));
     published.set(`${repository}:${sha}`, '');
   }

@@ -179,6 +179,20 @@ for (const backend of backends) {
       assert.equal((await git(c.b.repositoryPath(REPO), ['rev-list', '--count', head])).trim(), '5');
     });
 
+    it('after a shallow history, a whole one sent to A is whole on B too', async (t) => {
+      const c = await cluster(t, backend.open);
+      const shallowClone = await tempDir(t);
+      await git(shallowClone, ['clone', '-q', '--depth', '5', '--no-single-branch', `file://${c.sender}`, '.']);
+      const older = await c.rev('HEAD~1');
+      await send(c, c.a, shallowClone, older, { shallow: true, shallowCommits: [await c.rev('HEAD~4')], tags: [] });
+      const head = await c.rev('HEAD');
+      assert.equal(typeof (await send(c, c.a, c.sender, head, { candidates: [head, older] })), 'number', 'a whole sender sends everything to a cut store');
+      assert.deepEqual((await c.a.history(REPO, head)).shallow, [], 'A is whole again');
+      assert.equal(await c.b.hasCommit(REPO, head), true);
+      assert.deepEqual((await c.b.history(REPO, head)).shallow, [], 'and so is B');
+      assert.equal((await git(c.b.repositoryPath(REPO), ['rev-list', '--count', head])).trim(), '30');
+    });
+
     it('a directory tar imported on A is read on B, and a tar on B builds on a parent only A took', async (t) => {
       const c = await cluster(t, backend.open);
       const meta = { message: 'snapshot', authorName: 'T', authorEmail: 't@example.com', timestamp: 1_700_000_000_000 };
