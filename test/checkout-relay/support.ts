@@ -74,8 +74,8 @@ function asLocalRunsHost(h: RunnerHost): LocalRunsHost {
   return { host: h.host, base: h.baseUrl, engine: h.engine, snapshots: h.snapshots, clock: h.clock, auth: { authorization: `Bearer ${h.systemToken}` } };
 }
 
-/** Uploads the work tree, submits its workflow (a local push run) and takes its job. */
-export async function localRunJob(t: TestContext, h: RunnerHost, options: { readonly ref?: string } = {}): Promise<CheckoutJob> {
+/** Uploads the work tree, submits its workflow (a local push run) and takes its job (on `dispatchOn` when given). */
+export async function localRunJob(t: TestContext, h: RunnerHost, options: { readonly ref?: string; readonly dispatchOn?: RunnerHost } = {}): Promise<CheckoutJob> {
   const local = asLocalRunsHost(h);
   const uploaded = await uploadWorkTree(local, await workTree(t), REPOSITORY);
   assert.equal(uploaded.status, 201, JSON.stringify(uploaded.body));
@@ -83,7 +83,9 @@ export async function localRunJob(t: TestContext, h: RunnerHost, options: { read
   const submitted = await submitRun(local, { repository: REPOSITORY, snapshot: sha, workflow: WORKFLOW, ...(options.ref === undefined ? {} : { ref: options.ref }) });
   assert.equal(submitted.status, 201, JSON.stringify(submitted.body));
   const runId = Number((submitted.body['runs'] as { run_id: number }[])[0]?.run_id);
-  return jobOf(h, await dispatchNext(h), sha, runId);
+  // `dispatchOn`: another node on the same store whose runner takes the job (several nodes).
+  const runner = options.dispatchOn ?? h;
+  return jobOf(runner, await dispatchNext(runner), sha, runId);
 }
 
 export function jobOf(h: RunnerHost, job: DispatchedJob, sha: string, runId: number): CheckoutJob {
