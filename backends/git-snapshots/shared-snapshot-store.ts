@@ -149,8 +149,12 @@ export function createSharedSnapshotStore(options: SharedSnapshotStoreOptions): 
         const shallow = await readShallow(gitDir);
         const ancestors = await retainedAncestors(git, gitDir, sha);
         const bases = await Promise.all(ancestors.map((base) => usableManifest(repository, base)));
-        // A whole repository builds only on whole bases (see SharedManifest.whole).
-        const fit = ancestors.filter((_, index) => bases[index] !== undefined && (shallow.length > 0 || bases[index]?.whole === true));
+        // Only on commits with a pack: a pack-less manifest requires a descendant, and building on it
+        // could make a cycle. A whole repository builds only on whole bases (SharedManifest.whole).
+        const fit = ancestors.filter((_, index) => {
+          const base = bases[index];
+          return base !== undefined && base.pack !== null && (shallow.length > 0 || base.whole);
+        });
         const requires = await independent(git, gitDir, fit);
         const key = packKey(repository, sha, clock.now(), randomUUID());
         const tagObjects = [...new Set(tags.map((tag) => tag.object))];

@@ -168,6 +168,22 @@ for (const backend of backends) {
       assert.equal(await fetchFrom(t, third, head), '30', 'a third node materialises the chain');
     });
 
+    it('a commit published again after an interior commit of it was named as common does not come to need it (no cycle)', { timeout: 60_000 }, async (t) => {
+      const c = await cluster(t, backend.open);
+      const tip = await c.rev('HEAD~3');
+      await send(c, c.a, c.sender, tip);
+      const head = await c.rev('HEAD');
+      const interior = await c.rev('HEAD~4');
+      const answer = await c.a.negotiate(REPO, offer(c, head, { candidates: [head, interior], tags: await tagsOf(c.sender, head) }));
+      assert.equal(answer.complete === false && answer.common, interior);
+      // The tip offered again with other tags: published again, with the interior commit retained beside it.
+      assert.equal(await send(c, c.a, c.sender, tip, { tags: [] }), 'complete');
+      const manifest = JSON.parse((await collect((await c.blobs.get(`git-snapshots/${REPO}/commits/${tip}.json`))!)).toString()) as { requires: string[]; tags: unknown[] };
+      assert.deepEqual(manifest, { ...manifest, requires: [], tags: [] });
+      assert.equal(await c.b.readFile(REPO, tip, 'file-7.txt'), 'line 27\n'.repeat(7));
+      assert.equal(await c.b.hasCommit(REPO, interior), true);
+    });
+
     it('a shallow history keeps its boundary on the other node', async (t) => {
       const c = await cluster(t, backend.open);
       const shallowClone = await tempDir(t);
