@@ -64,21 +64,24 @@ export function createSharedSnapshotStore(options: SharedSnapshotStoreOptions): 
   const published = new Map<string, string>();
 
   /** Whether this node holds the commit now, materialising it from the shared store when it can. */
-  async function ensureLocal(repository: string, sha: string): Promise<boolean> {
+  async function ensureLocal(repository: string, sha: string, chain: ReadonlySet<string> = new Set()): Promise<boolean> {
     if (await local.hasCommit(repository, sha)) return true;
     return flights.run(`materialise:${repository}:${sha}`, async () => {
       if (await local.hasCommit(repository, sha)) return true;
       const manifest = await readManifest(blobs, repository, sha);
       if (manifest === undefined) return false;
-      await materialise(repository, manifest);
+      await materialise(repository, manifest, chain);
       return true;
     });
   }
 
-  async function materialise(repository: string, manifest: SharedManifest): Promise<void> {
+  /** `chain`: the commits whose materialisation waits on this one (a manifest naming one of them would wait forever). */
+  async function materialise(repository: string, manifest: SharedManifest, chain: ReadonlySet<string> = new Set()): Promise<void> {
     const started = clock.now();
+    const waiting = new Set([...chain, manifest.commit]);
     for (const base of manifest.requires) {
-      if (!(await ensureLocal(repository, base))) throw sharedPartError(manifestKey(repository, base), `is missing (a base of ${manifest.commit})`);
+      if (waiting.has(base)) throw sharedPartError(manifestKey(repository, manifest.commit), `requires ${base}, which requires it in turn (corrupt)`);
+      if (!(await ensureLocal(repository, base, waiting))) throw sharedPartError(manifestKey(repository, base), `is missing (a base of ${manifest.commit})`);
     }
     const retainUntil = Math.max(await sharedRetention(repository, manifest.commit), clock.now() + options.importRetentionMs);
     if (manifest.pack === null) {

@@ -267,6 +267,12 @@ for (const backend of backends) {
       await assert.rejects(c.b.readFile(REPO, head, 'file-1.txt'), names(manifest.pack), 'a missing pack');
       await c.blobs.put(manifestKey, Buffer.from('{"version":1'));
       await assert.rejects(c.b.archive(REPO, head), names(manifestKey), 'a corrupt manifest');
+      // Two manifests that require each other: an error, never a wait.
+      const other = await c.rev('HEAD~1');
+      const looped = (commit: string, base: string) => ({ version: 1, commit, requires: [base], tags: [], shallow: [], whole: true, pack: null, packBytes: 0 });
+      await c.blobs.put(manifestKey, Buffer.from(JSON.stringify(looped(head, other))));
+      await c.blobs.put(`git-snapshots/${REPO}/commits/${other}.json`, Buffer.from(JSON.stringify(looped(other, head))));
+      await assert.rejects(c.b.hasCommit(REPO, head), (error: unknown) => error instanceof UnavailableError && /requires it in turn/.test(error.message));
       assert.equal(await c.a.hasCommit(REPO, head), true, 'A still has its own copy');
     });
 
