@@ -8,16 +8,16 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { postgresSchemaUrl, requireService } from '../support/services.js';
+import { postgresSchemaUrl, requireService, tempDir } from '../support/services.js';
 import { actionsCheckout, localRunJob, okGit, relayHost, REPOSITORY, TREE } from './support.js';
 
 const postgres = await requireService('postgres');
 
 describe('checkout relay: two nodes sharing PostgreSQL', { skip: postgres.skip }, () => {
   it("a job taken on node B checks out the snapshot node A received", async (t) => {
-    const { url } = postgresSchemaUrl(t, postgres.url ?? '');
-    const a = await relayHost(t, { SVC_DATABASE_URL: url });
-    const b = await relayHost(t, { SVC_DATABASE_URL: url });
+    const env = { SVC_DATABASE_URL: postgresSchemaUrl(t, postgres.url ?? '').url, SVC_CLUSTER_KEY_FILE: join(await tempDir(t), 'cluster.key') };
+    const a = await relayHost(t, env);
+    const b = await relayHost(t, env);
     const job = await localRunJob(t, a, { dispatchOn: b });
     assert.equal(existsSync(b.snapshots.repositoryPath(REPOSITORY)), false, 'B held nothing of the repository before the checkout');
     assert.equal(new URL(job.serverUrl).port, new URL(b.baseUrl).port, "the job fetches from B's relay");
