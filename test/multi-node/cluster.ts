@@ -1,0 +1,198 @@
+/**
+ * Two `svc serve` nodes as a team runs them: separate data dirs, one fresh PostgreSQL schema (the
+ * store and, by default, the blobs), one notifier (Redis pub/sub, or PostgreSQL LISTEN/NOTIFY),
+ * each with its own built-in pool, behind one real nginx (nginx-proxy.ts, round-robin, not
+ * sticky). `SVC_PUBLIC_URL` of both is the proxy, so the runners in the guests, their steps'
+ * toolkit clients and git all go through it and land on either node request by request.
+ *
+ * Guests run on the process backend: a namespace guest reaches only its own node's runner socket
+ * (its forwarder), so its requests would never cross nodes; a process guest uses the public URL
+ * itself, which is what this suite is about. Each node's guests carry a label of their own
+ * (`node-a`, `node-b`), so a workflow chooses which node's guest takes each job.
+ */
+import assert from 'node:assert/strict';
+import { mkdirSync, symlinkSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import { spawnTs, type Spawned } from '../local-runs/run-cli-harness.js';
+import { createHostEnv, TEST_SYSTEM_TOKEN, type HostEnv } from '../support/host-env.js';
+import { uniqueName } from '../support/services.js';
+import { startNginx, type NginxProxy } from './nginx-proxy.js';
+
+export type NotifierKind = 'redis' | 'postgres';
+
+export const NODE_PLUGINS = ['management-api', 'blobs', 'engine', 'local-runs', 'vm-pool', 'runner-protocol', 'runtime-services', 'checkout-relay'];
+
+export interface ClusterNode {
+  readonly name: 'a' | 'b';
+  /** The node's own address (not through the proxy). */
+  readonly base: string;
+  readonly hostEnv: HostEnv;
+  /** `svc` CLI environment talking to this node directly. */
+  readonly cliEnv: Record<string, string>;
+  serve(): Spawned;
+  /** `kill -9` of the node's `svc serve` (its guests live on, as after a crash). */
+  kill(): Promise<void>;
+}
+
+export interface Cluster {
+  readonly proxy: NginxProxy;
+  readonly nodes: readonly [ClusterNode, ClusterNode];
+  /** `svc` CLI environment talking through the proxy. */
+  readonly cliEnv: Record<string, string>;
+  /** Everything both nodes printed, for assertion messages. */
+  logs(): string;
+  stop(): Promise<void>;
+}
+
+export interface ClusterOptions {
+  readonly nginx: string;
+  readonly postgresUrl: string;
+  /** Required with the Redis notifier. */
+  readonly redisUrl?: string;
+  readonly notifier: NotifierKind;
+  /** Idle guests each node keeps (default 1). */
+  readonly warm?: number;
+  /** More server variables for both nodes. */
+  readonly env?: Readonly<Record<string, string>>;
+  /**
+   * Node B reads node A's credential directory (file store), so both sign with the same keys:
+   * a stand-in for shared keys in the store (issue 16 item 2) while they are not there.
+   */
+  readonly sharedCredentialDir?: boolean;
+}
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((done) => server.close(() => done()));
+  return port;
+}
+
+async function stopProcess(process: Spawned): Promise<void> {
+  if (process.child.exitCode !== null || process.child.signalCode !== null) return;
+  process.child.kill('SIGTERM');
+  const timer = setTimeout(() => process.child.kill('SIGKILL'), 15_000);
+  await process.exited;
+  clearTimeout(timer);
+}
+
+async function dropSchema(baseUrl: string, schema: string): Promise<void> {
+  const client = new pg.Client({ connectionString: baseUrl });
+  client.on('error', () => undefined);
+  await client.connect();
+  try {
+    await client.query(`drop schema if exists "${schema}" cascade`);
+  } finally {
+    await client.end();
+  }
+}
+
+async function deleteRedisPrefix(baseUrl: string, prefix: string): Promise<void> {
+  const client = new Redis(baseUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  client.on('error', () => undefined);
+  await client.connect();
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await client.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
+      if (keys.length > 0) await client.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  } finally {
+    await client.quit();
+  }
+}
+
+/** Starts both nodes and the proxy; resolves once each node has a guest waiting for a job. */
+export async function startCluster(options: ClusterOptions): Promise<Cluster> {
+  const schema = uniqueName('svc_mn_');
+  const databaseUrl = new URL(options.postgresUrl);
+  databaseUrl.searchParams.set('schema', schema);
+  const redisPrefix = `${uniqueName('svc-mn:')}:`;
+  let redisUrl: string | undefined;
+  if (options.notifier === 'redis') {
+    assert.ok(options.redisUrl, 'the Redis notifier needs a Redis URL');
+    const url = new URL(options.redisUrl);
+    url.searchParams.set('prefix', redisPrefix);
+    redisUrl = url.toString();
+  }
+  const [proxyPort, portA, portB] = [await freePort(), await freePort(), await freePort()];
+  const publicUrl = `http://127.0.0.1:${proxyPort}`;
+  const cleanups: (() => Promise<void> | void)[] = [];
+  const stop = async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+  };
+  cleanups.push(() => dropSchema(options.postgresUrl, schema));
+  if (redisUrl !== undefined && options.redisUrl !== undefined) {
+    const base = options.redisUrl;
+    cleanups.push(() => deleteRedisPrefix(base, redisPrefix));
+  }
+
+  const startNode = (name: 'a' | 'b', port: number, credentialsOf?: ClusterNode): ClusterNode => {
+    const hostEnv = createHostEnv({
+      ...(options.sharedCredentialDir === true ? { SVC_CREDENTIAL_STORE: 'file' } : {}),
+      SVC_LISTEN: `127.0.0.1:${port}`,
+      SVC_PUBLIC_URL: publicUrl,
+      SVC_DATABASE_URL: databaseUrl.toString(),
+      ...(redisUrl !== undefined ? { SVC_REDIS_URL: redisUrl } : {}),
+      SVC_LOG_LEVEL: 'info',
+      SVC_POOL_BACKEND: 'process',
+      SVC_POOL_WARM: String(options.warm ?? 1),
+      SVC_POOL_MAX: '2',
+      SVC_POOL_LABELS: `self-hosted,linux,ubuntu-latest,node-${name}`,
+      SVC_POOL_STOP_GRACE_SECONDS: '5',
+      ...options.env,
+    });
+    if (credentialsOf !== undefined) {
+      const dataDir = hostEnv.env['SVC_DATA_DIR'] ?? '';
+      mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+      symlinkSync(join(credentialsOf.hostEnv.env['SVC_DATA_DIR'] ?? '', 'credentials'), join(dataDir, 'credentials'));
+    }
+    const plugins = hostEnv.writePlugins(NODE_PLUGINS.map((id) => `[[plugin]]\nid = "${id}"\n`).join('\n'));
+    let serve = spawnTs('cli/svc.ts', ['serve'], hostEnv.env, hostEnv.dir);
+    cleanups.push(async () => {
+      await stopProcess(serve);
+      hostEnv.cleanup();
+    });
+    const base = `http://127.0.0.1:${port}`;
+    return {
+      name,
+      base,
+      hostEnv,
+      cliEnv: { HOME: hostEnv.dir, SVC_URL: base, SVC_TOKEN: TEST_SYSTEM_TOKEN, SVC_PLUGINS: plugins },
+      serve: () => serve,
+      async kill() {
+        serve.child.kill('SIGKILL');
+        await serve.exited;
+        // Nothing restarts it here; keep the handle so stop() finds it exited.
+        serve = { ...serve };
+      },
+    };
+  };
+
+  try {
+    // Both at once, as an operator's service manager starts them: migrations meet on one schema.
+    const a = startNode('a', portA);
+    if (options.sharedCredentialDir === true) await a.serve().waitFor(/svc is ready/, 60_000);
+    const b = startNode('b', portB, options.sharedCredentialDir === true ? a : undefined);
+    await Promise.all([a.serve().waitFor(/svc is ready/, 60_000), b.serve().waitFor(/svc is ready/, 60_000)]);
+    const proxy = await startNginx(options.nginx, proxyPort, [`127.0.0.1:${portA}`, `127.0.0.1:${portB}`]);
+    cleanups.push(() => proxy.stop());
+    await Promise.all([a.serve().waitFor(/guest is waiting for a job/, 120_000), b.serve().waitFor(/guest is waiting for a job/, 120_000)]);
+    const nodes = [a, b] as const;
+    return {
+      proxy,
+      nodes,
+      cliEnv: { ...a.cliEnv, SVC_URL: publicUrl },
+      logs: () => nodes.map((node) => `--- node ${node.name}\n${node.serve().stdout()}${node.serve().stderr()}`).join('\n'),
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
