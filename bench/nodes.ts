@@ -1,0 +1,139 @@
+// `npm run bench:nodes`: several nodes on one PostgreSQL schema (issue 16).
+//
+//   1. Queued -> started when the only idle runner is on the other node: node A (this thread)
+//      creates a one-job run while node B (a process of its own, nodes-peer.ts: its own PostgreSQL
+//      pool and notifier connections) long-polls for it; the time from before A's
+//      createRun to B holding the job. Baseline in the same run: the same with the waiting poll
+//      on node A itself. Per notifier: Redis pub/sub (when a Redis URL is given) and PostgreSQL
+//      LISTEN/NOTIFY. Goal: p99 <= 30 ms.
+//   2. Time to recover a dead node's jobs: needs node liveness (issue 16 item 3); printed as not
+//      measured until it exists.
+//
+// Blob throughput of the shared stores against the local filesystem is `npm run bench:blobs`.
+// PostgreSQL: SVC_BENCH_POSTGRES_URL, else SVC_TEST_POSTGRES_URL, else SVC_DATABASE_URL (a schema
+// of its own, dropped afterwards); Redis: SVC_BENCH_REDIS_URL, else SVC_TEST_REDIS_URL, else
+// SVC_REDIS_URL. BENCH_NODES_JOBS (default 200) samples per figure. Prints figures; asserts nothing.
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { createPostgresNotifier, createPostgresStore } from '../backends/postgres/index.js';
+import { createRedisNotifier } from '../backends/redis/index.js';
+import { createEngine, engineMigrations } from '../core/engine/index.js';
+import { createSilentLogger, systemClock } from '../core/kernel/index.js';
+import { job, runInput } from '../test/support/run-builder.js';
+import type { PeerData, PeerMessage } from './nodes-peer.js';
+
+const env = process.env;
+const postgresUrl = env['SVC_BENCH_POSTGRES_URL'] ?? env['SVC_TEST_POSTGRES_URL'] ?? env['SVC_DATABASE_URL'];
+const redisUrl = env['SVC_BENCH_REDIS_URL'] ?? env['SVC_TEST_REDIS_URL'] ?? env['SVC_REDIS_URL'];
+const JOBS = Number(env['BENCH_NODES_JOBS'] ?? 200);
+if (postgresUrl === undefined || postgresUrl === '') {
+  console.error('bench:nodes needs PostgreSQL: set SVC_BENCH_POSTGRES_URL (or SVC_TEST_POSTGRES_URL), e.g. postgres://postgres@127.0.0.1:5432/test');
+  process.exit(1);
+}
+
+const logger = createSilentLogger();
+const now = () => performance.timeOrigin + performance.now();
+const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length * p) / 100))] ?? NaN;
+const figures = (values: number[]) => `p50 ${percentile(values, 50).toFixed(1)} ms, p99 ${percentile(values, 99).toFixed(1)} ms, max ${Math.max(...values).toFixed(1)} ms`;
+
+async function dropSchema(schema: string): Promise<void> {
+  const client = new pg.Client({ connectionString: postgresUrl });
+  await client.connect();
+  try {
+    await client.query(`drop schema if exists "${schema}" cascade`);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A message of the given type from the peer. */
+function next(worker: ChildProcess, type: PeerMessage['type']): Promise<PeerMessage> {
+  return new Promise((resolve, reject) => {
+    const onMessage = (message: PeerMessage) => {
+      if (message.type !== type && message.type !== 'none') return;
+      worker.off('message', onMessage);
+      if (message.type === 'none') reject(new Error('the other node was handed no job within 5 s'));
+      else resolve(message);
+    };
+    worker.on('message', onMessage);
+  });
+}
+
+async function handOff(notifierKind: 'redis' | 'postgres'): Promise<void> {
+  const schema = `svc_bench_nodes_${randomBytes(4).toString('hex')}`;
+  const url = new URL(postgresUrl ?? '');
+  url.searchParams.set('schema', schema);
+  const databaseUrl = url.toString();
+  let notifierUrl: string | undefined;
+  if (notifierKind === 'redis') {
+    const redis = new URL(redisUrl ?? '');
+    redis.searchParams.set('prefix', `svc-bench-nodes:${randomBytes(4).toString('hex')}:`);
+    notifierUrl = redis.toString();
+  }
+  const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-nodes-'));
+  const context = { logger, clock: systemClock, dataDir, url: databaseUrl };
+  const store = await createPostgresStore(context);
+  const report = await store.migrator.migrate('engine', engineMigrations);
+  if (report.error) throw report.error;
+  const notifier = notifierKind === 'redis' ? await createRedisNotifier({ ...context, url: notifierUrl ?? '' }) : await createPostgresNotifier(context);
+  const engine = createEngine({ database: store.database, notifier, clock: systemClock, logger, serverUrl: () => 'http://127.0.0.1:9090' });
+  const peerData: PeerData = { databaseUrl, notifier: notifierKind, redisUrl: notifierUrl };
+  const peer = fork(fileURLToPath(new URL('./nodes-peer.ts', import.meta.url)), [JSON.stringify(peerData)], { execArgv: ['--import', 'tsx'] });
+  peer.on('exit', (code) => {
+    if (code !== 0) {
+      console.error(`bench:nodes: the other node exited (${code})`);
+      process.exit(1);
+    }
+  });
+  try {
+    await next(peer, 'ready');
+    const workflow = { id: 'nodes', path: 'ci.yml', name: 'CI' };
+    const identity = { runnerId: 'local', runnerName: 'local', labels: ['self-hosted'] };
+    const same: number[] = [];
+    const other: number[] = [];
+    // Warm both nodes' pools and subscriptions before measuring.
+    for (let i = 0; i < JOBS + 10; i++) {
+      // Same node: the waiting poll on A.
+      const waiting = engine.waitForJob(identity, { timeoutMs: 5000, leaseMs: 60_000 });
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      let queuedAt = now();
+      await engine.createRun(runInput([job('ping')], { workflow }));
+      const assignment = await waiting;
+      if (assignment === undefined) throw new Error('no job handed over on the same node');
+      if (i >= 10) same.push(now() - queuedAt);
+      await engine.completeJob(assignment.job.id, identity.runnerId, { outcome: 'success' });
+
+      // Other node: the waiting poll on B.
+      peer.send('wait');
+      await next(peer, 'waiting');
+      queuedAt = now();
+      const claimed = next(peer, 'claimed');
+      await engine.createRun(runInput([job('ping')], { workflow }));
+      const message = await claimed;
+      if (message.type === 'claimed' && i >= 10) other.push(message.at - queuedAt);
+    }
+    console.log(
+      `bench:nodes queued -> started, ${notifierKind === 'redis' ? 'Redis pub/sub' : 'PostgreSQL LISTEN/NOTIFY'} notifier, ${JOBS} jobs (includes the createRun commit):\n` +
+        `  the only idle runner on the other node: ${figures(other)} (goal p99 <= 30 ms)\n` +
+        `  baseline, the runner on the same node:  ${figures(same)}`,
+    );
+  } finally {
+    const exited = new Promise((resolve) => peer.once('exit', resolve));
+    peer.send('stop');
+    await exited;
+    await notifier.close();
+    await store.database.close();
+    rmSync(dataDir, { recursive: true, force: true });
+    await dropSchema(schema);
+  }
+}
+
+if (redisUrl !== undefined && redisUrl !== '') await handOff('redis');
+else console.log('bench:nodes: no Redis URL (SVC_BENCH_REDIS_URL or SVC_TEST_REDIS_URL): the Redis notifier is not measured');
+await handOff('postgres');
+console.log("bench:nodes time to recover a dead node's jobs: not measured: nodes have no liveness lease yet (issue 16 item 3); a dead node's job waits out its lease");
