@@ -11,7 +11,7 @@
  * (`node-a`, `node-b`), so a workflow chooses which node's guest takes each job.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, symlinkSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
@@ -33,8 +33,11 @@ export interface ClusterNode {
   /** `svc` CLI environment talking to this node directly. */
   readonly cliEnv: Record<string, string>;
   serve(): Spawned;
-  /** `kill -9` of the node's `svc serve` (its guests live on, as after a crash). */
-  kill(): Promise<void>;
+  /**
+   * The machine dies: `kill -9` of the node's `svc serve` and of every process under it (its
+   * guests and their jobs, which a process-backend guest would otherwise outlive).
+   */
+  crash(): Promise<void>;
 }
 
 export interface Cluster {
@@ -70,6 +73,31 @@ export async function freePort(): Promise<number> {
   const { port } = server.address() as AddressInfo;
   await new Promise<void>((done) => server.close(() => done()));
   return port;
+}
+
+/** Every process under `pid` (from /proc: Linux only, as the pool's guests are). */
+function descendants(pid: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // The parent pid is the 4th field, after the command name in parentheses (which may hold spaces).
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
+    } catch {
+      // Exited while listed.
+    }
+  }
+  const found: number[] = [];
+  const visit = (parent: number) => {
+    for (const child of children.get(parent) ?? []) {
+      found.push(child);
+      visit(child);
+    }
+  };
+  visit(pid);
+  return found;
 }
 
 async function stopProcess(process: Spawned): Promise<void> {
@@ -153,7 +181,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       symlinkSync(join(credentialsOf.hostEnv.env['SVC_DATA_DIR'] ?? '', 'credentials'), join(dataDir, 'credentials'));
     }
     const plugins = hostEnv.writePlugins(NODE_PLUGINS.map((id) => `[[plugin]]\nid = "${id}"\n`).join('\n'));
-    let serve = spawnTs('cli/svc.ts', ['serve'], hostEnv.env, hostEnv.dir);
+    const serve = spawnTs('cli/svc.ts', ['serve'], hostEnv.env, hostEnv.dir);
     cleanups.push(async () => {
       await stopProcess(serve);
       hostEnv.cleanup();
@@ -165,11 +193,18 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       hostEnv,
       cliEnv: { HOME: hostEnv.dir, SVC_URL: base, SVC_TOKEN: TEST_SYSTEM_TOKEN, SVC_PLUGINS: plugins },
       serve: () => serve,
-      async kill() {
-        serve.child.kill('SIGKILL');
+      async crash() {
+        const pid = serve.child.pid;
+        assert.ok(pid !== undefined, `node ${name} has no process`);
+        const tree = [pid, ...descendants(pid)];
+        for (const member of tree) {
+          try {
+            process.kill(member, 'SIGKILL');
+          } catch {
+            // Gone already.
+          }
+        }
         await serve.exited;
-        // Nothing restarts it here; keep the handle so stop() finds it exited.
-        serve = { ...serve };
       },
     };
   };

@@ -98,6 +98,18 @@ jobs:
           for i in 1 2 3; do echo "restore says $i"; sleep 0.4; done
 `;
 
+/** A job on node A's guest that waits until it is cancelled (SLOW of test/e2e/pool-workflows.ts). */
+const SLOW_ON_A = `name: Slow
+on: push
+jobs:
+  wait:
+    runs-on: [self-hosted, node-a]
+    steps:
+      - run: echo started && sleep 120 && echo never
+      - if: always()
+        run: echo cleanup-after-cancel
+`;
+
 /** What a follower of events.ndjson received, and when (ms since the epoch) each log line came. */
 interface Followed {
   readonly lines: { readonly at: number; readonly line: string; readonly jobId: number }[];
@@ -219,9 +231,39 @@ for (const notifier of NOTIFIERS) {
       });
     }
 
-    it('a node killed mid-job: its job is failed or requeued within 90 s with a reason', { todo: 'needs node identity and liveness (issue 16 item 3, wip/nodes): until it lands the job waits out its 600 s lease' }, () => {
-      // Written against wip/nodes once it lands: kill -9 of the node whose guest holds the job
-      // (cluster.nodes[i].kill()), then the run view through the proxy within 90 s.
+    it("Ctrl-C of svc run on one node cancels the job another node's guest runs (exit 130); its always() step still runs", async (t) => {
+      const repo = await gitRepository({ '.github/workflows/slow.yml': SLOW_ON_A });
+      t.after(repo.remove);
+      const run = svcRun([], cluster.nodes[1].cliEnv, repo.dir);
+      await run.waitFor(/^wait \| started$/m);
+      run.child.kill('SIGINT');
+      assert.equal(await run.exited, 130, `${output(run)}\n${cluster.logs()}`);
+      assert.match(run.stdout(), /^job wait: cancelled$/m);
+      assert.match(run.stdout(), /^wait \| cleanup-after-cancel$/m);
+      assert.doesNotMatch(run.stdout(), /^wait \| never$/m);
+    });
+
+    // Last: node A stays dead for the rest of this cluster's life.
+    it('a node killed mid-job with its guests (the machine dies): the job is failed or requeued within 90 s with a reason', async (t) => {
+      const repo = await gitRepository({ '.github/workflows/slow.yml': SLOW_ON_A });
+      t.after(repo.remove);
+      const [a, b] = cluster.nodes;
+      const run = svcRun([], b.cliEnv, repo.dir);
+      t.after(() => void run.child.kill('SIGKILL'));
+      const runId = await runIdOf(run);
+      await run.waitFor(/^wait \| started$/m);
+      await a.crash();
+      const deadline = Date.now() + 90_000;
+      let job = (await api<RunView>(b.base, `/api/v1/runs/${runId}`)).jobs[0];
+      while (job?.status === 'in_progress' && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        job = (await api<RunView>(b.base, `/api/v1/runs/${runId}`)).jobs[0];
+      }
+      assert.ok(job !== undefined);
+      assert.notEqual(job.status, 'in_progress', `90 s after node a died its job is still in progress:\n${JSON.stringify(job, null, 2)}`);
+      if (job.status === 'completed') assert.equal(job.conclusion, 'failure');
+      assert.ok((job.reason ?? '') !== '', `the job says why: ${JSON.stringify(job)}`);
+      assert.ok(job.steps.every((step) => step.status !== 'in_progress'), `no step left in progress: ${JSON.stringify(job.steps)}`);
     });
   });
 }
