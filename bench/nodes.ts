@@ -6,8 +6,10 @@
 //      createRun to B holding the job. Baseline in the same run: the same with the waiting poll
 //      on node A itself. Per notifier: Redis pub/sub (when a Redis URL is given) and PostgreSQL
 //      LISTEN/NOTIFY. Goal: p99 <= 30 ms.
-//   2. Time to recover a dead node's jobs: needs node liveness (issue 16 item 3); printed as not
-//      measured until it exists.
+//   2. Time to recover a dead node's jobs: two real nodes behind nginx (test/multi-node), kill -9
+//      of the node whose guest runs a job (and of the guest), until the other node shows the job
+//      no longer in progress. Printed as not measured where nodes hold no liveness lease (issue 16
+//      item 3) or nginx is missing. Builds the CLI bundle for the nodes first.
 //
 // Blob throughput of the shared stores against the local filesystem is `npm run bench:blobs`.
 // PostgreSQL: SVC_BENCH_POSTGRES_URL, else SVC_TEST_POSTGRES_URL, else SVC_DATABASE_URL (a schema
@@ -25,7 +27,23 @@ import { createRedisNotifier } from '../backends/redis/index.js';
 import { createEngine, engineMigrations } from '../core/engine/index.js';
 import { createSilentLogger, systemClock } from '../core/kernel/index.js';
 import { job, runInput } from '../test/support/run-builder.js';
+import type { RunView } from '../plugins/engine/run-view.js';
+import { gitRepository, svcRun, useBundle } from '../test/local-runs/run-cli-harness.js';
+import { startCluster } from '../test/multi-node/cluster.js';
+import { findNginx } from '../test/multi-node/nginx-proxy.js';
+import { isolateGitConfig } from '../test/snapshots/support.js';
+import { api } from '../test/vm-pool/support.js';
 import type { PeerData, PeerMessage } from './nodes-peer.js';
+
+/** A job on node A's guest that runs until it is stopped. */
+const SLOW_ON_A = `name: Slow
+on: push
+jobs:
+  wait:
+    runs-on: [self-hosted, node-a]
+    steps:
+      - run: echo started && sleep 600
+`;
 
 const env = process.env;
 const postgresUrl = env['SVC_BENCH_POSTGRES_URL'] ?? env['SVC_TEST_POSTGRES_URL'] ?? env['SVC_DATABASE_URL'];
@@ -81,7 +99,9 @@ async function handOff(notifierKind: 'redis' | 'postgres'): Promise<void> {
   const report = await store.migrator.migrate('engine', engineMigrations);
   if (report.error) throw report.error;
   const notifier = notifierKind === 'redis' ? await createRedisNotifier({ ...context, url: notifierUrl ?? '' }) : await createPostgresNotifier(context);
-  const engine = createEngine({ database: store.database, notifier, clock: systemClock, logger, serverUrl: () => 'http://127.0.0.1:9090' });
+  // Each node's own id, for engines that record which node holds a job (issue 16 item 3).
+  const engineDeps = { database: store.database, notifier, clock: systemClock, logger, nodeId: 'bench-a', serverUrl: () => 'http://127.0.0.1:9090' };
+  const engine = createEngine(engineDeps);
   const peerData: PeerData = { databaseUrl, notifier: notifierKind, redisUrl: notifierUrl };
   const peer = fork(fileURLToPath(new URL('./nodes-peer.ts', import.meta.url)), [JSON.stringify(peerData)], { execArgv: ['--import', 'tsx'] });
   peer.on('exit', (code) => {
@@ -136,4 +156,47 @@ async function handOff(notifierKind: 'redis' | 'postgres'): Promise<void> {
 if (redisUrl !== undefined && redisUrl !== '') await handOff('redis');
 else console.log('bench:nodes: no Redis URL (SVC_BENCH_REDIS_URL or SVC_TEST_REDIS_URL): the Redis notifier is not measured');
 await handOff('postgres');
-console.log("bench:nodes time to recover a dead node's jobs: not measured: nodes have no liveness lease yet (issue 16 item 3); a dead node's job waits out its lease");
+await recovery();
+
+/**
+ * 2. Two real nodes behind nginx (test/multi-node/cluster.ts); a job runs on node A's guest; node A
+ * and everything under it are killed (the machine dies); the time until node B's view of the job
+ * is no longer in progress.
+ */
+async function recovery(): Promise<void> {
+  const label = "bench:nodes time to recover a dead node's jobs";
+  const nginx = findNginx();
+  if (nginx === undefined) return console.log(`${label}: not measured: nginx is not installed`);
+  isolateGitConfig();
+  const removeBundle = useBundle('bench-nodes');
+  const notifier = redisUrl !== undefined && redisUrl !== '' ? 'redis' : 'postgres';
+  const cluster = await startCluster({ nginx, postgresUrl: postgresUrl ?? '', ...(redisUrl ? { redisUrl } : {}), notifier });
+  const repo = await gitRepository({ '.github/workflows/slow.yml': SLOW_ON_A });
+  try {
+    if (!cluster.nodeLiveness) return console.log(`${label}: not measured: these nodes hold no liveness lease (issue 16 item 3); a dead node's job waits out its lease`);
+    const [a, b] = cluster.nodes;
+    const run = svcRun([], b.cliEnv, repo.dir);
+    await run.waitFor(/^svc run: run \d+ of /m);
+    const runId = Number(/^svc run: run (\d+) of /m.exec(run.stderr())?.[1]);
+    await run.waitFor(/^wait \| started$/m);
+    const killedAt = now();
+    await a.crash();
+    const jobOf = async () => (await api<RunView>(b.base, `/api/v1/runs/${runId}`)).jobs[0];
+    let job = await jobOf();
+    while (job?.status === 'in_progress' && now() - killedAt < 300_000) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      job = await jobOf();
+    }
+    const seconds = ((now() - killedAt) / 1000).toFixed(1);
+    run.child.kill('SIGKILL');
+    console.log(
+      job?.status === 'in_progress'
+        ? `${label}: still in progress ${seconds} s after the kill (gave up)`
+        : `${label}: ${seconds} s from kill -9 of node A (and its guest) to node B's view of the job ${job?.status}/${job?.conclusion ?? '-'} (reason: ${job?.reason ?? 'none'}; goal about a minute, the suite allows 90 s)`,
+    );
+  } finally {
+    await repo.remove();
+    await cluster.stop();
+    removeBundle();
+  }
+}

@@ -11,7 +11,8 @@
  * (`node-a`, `node-b`), so a workflow chooses which node's guest takes each job.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
@@ -45,6 +46,14 @@ export interface Cluster {
   readonly nodes: readonly [ClusterNode, ClusterNode];
   /** `svc` CLI environment talking through the proxy. */
   readonly cliEnv: Record<string, string>;
+  /**
+   * Whether the nodes share their signing keys through the store (issue 16 item 2: node A made
+   * the cluster key file). When they do not, node B reads node A's credential directory instead,
+   * a stand-in so that what lies past the keys is tested; it goes once the keys are shared.
+   */
+  readonly keysShared: boolean;
+  /** Whether nodes hold liveness leases (`GET /api/v1/nodes` answers; issue 16 item 3). */
+  readonly nodeLiveness: boolean;
   /** Everything both nodes printed, for assertion messages. */
   logs(): string;
   stop(): Promise<void>;
@@ -60,11 +69,6 @@ export interface ClusterOptions {
   readonly warm?: number;
   /** More server variables for both nodes. */
   readonly env?: Readonly<Record<string, string>>;
-  /**
-   * Node B reads node A's credential directory (file store), so both sign with the same keys:
-   * a stand-in for shared keys in the store (issue 16 item 2) while they are not there.
-   */
-  readonly sharedCredentialDir?: boolean;
 }
 
 export async function freePort(): Promise<number> {
@@ -160,9 +164,16 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     cleanups.push(() => deleteRedisPrefix(base, redisPrefix));
   }
 
+  // The cluster key sealing the shared signing keys in the database: the first node makes it.
+  const keyDir = mkdtempSync(join(tmpdir(), 'svc-mn-key-'));
+  cleanups.push(() => rmSync(keyDir, { recursive: true, force: true }));
+  const clusterKeyFile = join(keyDir, 'cluster.key');
   const startNode = (name: 'a' | 'b', port: number, credentialsOf?: ClusterNode): ClusterNode => {
     const hostEnv = createHostEnv({
-      ...(options.sharedCredentialDir === true ? { SVC_CREDENTIAL_STORE: 'file' } : {}),
+      SVC_CLUSTER_KEY_FILE: clusterKeyFile,
+      // Two nodes on one host: each its own node id (SVC_NODE_ID defaults to the host name).
+      SVC_NODE_ID: `node-${name}`,
+      SVC_CREDENTIAL_STORE: 'file',
       SVC_LISTEN: `127.0.0.1:${port}`,
       SVC_PUBLIC_URL: publicUrl,
       SVC_DATABASE_URL: databaseUrl.toString(),
@@ -210,18 +221,22 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   };
 
   try {
-    // Both at once, as an operator's service manager starts them: migrations meet on one schema.
+    // A first: it makes the cluster key B then reads.
     const a = startNode('a', portA);
-    if (options.sharedCredentialDir === true) await a.serve().waitFor(/svc is ready/, 60_000);
-    const b = startNode('b', portB, options.sharedCredentialDir === true ? a : undefined);
+    await a.serve().waitFor(/svc is ready/, 60_000);
+    const keysShared = existsSync(clusterKeyFile);
+    const b = startNode('b', portB, keysShared ? undefined : a);
     await Promise.all([a.serve().waitFor(/svc is ready/, 60_000), b.serve().waitFor(/svc is ready/, 60_000)]);
     const proxy = await startNginx(options.nginx, proxyPort, [`127.0.0.1:${portA}`, `127.0.0.1:${portB}`]);
     cleanups.push(() => proxy.stop());
     await Promise.all([a.serve().waitFor(/guest is waiting for a job/, 120_000), b.serve().waitFor(/guest is waiting for a job/, 120_000)]);
     const nodes = [a, b] as const;
+    const nodeLiveness = (await fetch(`${a.base}/api/v1/nodes`, { headers: { authorization: `Bearer ${TEST_SYSTEM_TOKEN}` } })).status === 200;
     return {
       proxy,
       nodes,
+      keysShared,
+      nodeLiveness,
       cliEnv: { ...a.cliEnv, SVC_URL: publicUrl },
       logs: () => nodes.map((node) => `--- node ${node.name}\n${node.serve().stdout()}${node.serve().stderr()}`).join('\n'),
       stop,
