@@ -1,10 +1,13 @@
 /**
  * Two nodes behind one real proxy behave as one server (issue 16): two `svc serve` on one
  * PostgreSQL schema with one notifier, each with its own pool, behind nginx configured by
- * docs/multi-node/nginx-svc.conf (round-robin, not sticky). A run is submitted to one node; its
- * jobs are taken by the other node's guest and by its own, check the commit out through the
- * relay, save and restore a cache and upload and download an artifact, with every request of
- * the guests landing on either node; its log lines stream from both nodes while it runs.
+ * docs/multi-node/nginx-svc.conf (round-robin, not sticky), every request of the guests and of
+ * `svc run` through the proxy landing on either node. Cases: a run submitted through the proxy
+ * is checked out through the relay by a guest of each node; a run submitted to one node saves a
+ * cache and uploads an artifact on one node's guest that the other node's guest restores and
+ * downloads, while its log lines stream live from both nodes' events.ndjson and `svc logs` prints
+ * the same from both; Ctrl-C of `svc run` on one node cancels the job another node's guest runs;
+ * kill -9 of a node and its guests mid-job has the job failed or requeued by the other node.
  *
  * One cluster per notifier (Redis pub/sub, PostgreSQL LISTEN/NOTIFY), shared by the tests of
  * that notifier. Skipped with a message outside CI when PostgreSQL, Redis or nginx is missing;
