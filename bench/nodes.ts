@@ -69,16 +69,25 @@ async function dropSchema(schema: string): Promise<void> {
   }
 }
 
-/** A message of the given type from the peer. */
+/** A message of the given type from the peer; rejects when the peer exits first. */
 function next(worker: ChildProcess, type: PeerMessage['type']): Promise<PeerMessage> {
   return new Promise((resolve, reject) => {
+    const done = () => {
+      worker.off('message', onMessage);
+      worker.off('exit', onExit);
+    };
     const onMessage = (message: PeerMessage) => {
       if (message.type !== type && message.type !== 'none') return;
-      worker.off('message', onMessage);
+      done();
       if (message.type === 'none') reject(new Error('the other node was handed no job within 5 s'));
       else resolve(message);
     };
+    const onExit = (code: number | null) => {
+      done();
+      reject(new Error(`the other node exited (${code}) before its '${type}'`));
+    };
     worker.on('message', onMessage);
+    worker.on('exit', onExit);
   });
 }
 
@@ -104,12 +113,6 @@ async function handOff(notifierKind: 'redis' | 'postgres'): Promise<void> {
   const engine = createEngine(engineDeps);
   const peerData: PeerData = { databaseUrl, notifier: notifierKind, redisUrl: notifierUrl };
   const peer = fork(fileURLToPath(new URL('./nodes-peer.ts', import.meta.url)), [JSON.stringify(peerData)], { execArgv: ['--import', 'tsx'] });
-  peer.on('exit', (code) => {
-    if (code !== 0) {
-      console.error(`bench:nodes: the other node exited (${code})`);
-      process.exit(1);
-    }
-  });
   try {
     await next(peer, 'ready');
     const workflow = { id: 'nodes', path: 'ci.yml', name: 'CI' };
@@ -143,9 +146,11 @@ async function handOff(notifierKind: 'redis' | 'postgres'): Promise<void> {
         `  baseline, the runner on the same node:  ${figures(same)}`,
     );
   } finally {
-    const exited = new Promise((resolve) => peer.once('exit', resolve));
-    peer.send('stop');
-    await exited;
+    if (peer.exitCode === null && peer.signalCode === null) {
+      const exited = new Promise((resolve) => peer.once('exit', resolve));
+      peer.send('stop');
+      await exited;
+    }
     await notifier.close();
     await store.database.close();
     rmSync(dataDir, { recursive: true, force: true });
