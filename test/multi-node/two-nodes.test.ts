@@ -166,110 +166,114 @@ const NOTIFIERS: readonly NotifierKind[] = ['redis', 'postgres'];
 const NODE_LIVENESS_PENDING = 'pending node liveness and take-over (issue 16 item 3): without it the job stays in progress for its whole lease';
 const skip = postgres.skip || redis.skip || nginxMissing;
 
-for (const notifier of NOTIFIERS) {
-  describe(`two nodes behind nginx, ${notifier} notifier`, { skip }, () => {
-    let cluster: Cluster;
-    let mirror: ActionMirror;
-    before(async () => {
-      mirror = await createActionMirror();
-      await mirror.commit('acme/toolkit', { files: await toolkitAction(''), tags: ['v1'] });
-      cluster = await startCluster({ nginx: nginx ?? '', postgresUrl: postgres.url ?? '', redisUrl: redis.url ?? '', notifier, env: { SVC_ACTIONS_MIRROR_DIR: mirror.dir } });
-      if (!cluster.keysShared) process.stderr.write('\n!! multi-node: the nodes do not share signing keys (issue 16 item 2): node B reads node A\'s credential directory instead\n\n');
-    });
-    after(async () => {
-      await cluster?.stop();
-      await mirror?.remove();
-    });
+// The two clusters run side by side: most of their time is waiting (guests starting, a dead
+// node's lease running out), so the file takes about as long as its longer cluster.
+describe('two nodes behind nginx', { skip, concurrency: NOTIFIERS.length }, () => {
+  for (const notifier of NOTIFIERS) {
+    describe(`${notifier} notifier`, () => {
+      let cluster: Cluster;
+      let mirror: ActionMirror;
+      before(async () => {
+        mirror = await createActionMirror();
+        await mirror.commit('acme/toolkit', { files: await toolkitAction(''), tags: ['v1'] });
+        cluster = await startCluster({ nginx: nginx ?? '', postgresUrl: postgres.url ?? '', redisUrl: redis.url ?? '', notifier, env: { SVC_ACTIONS_MIRROR_DIR: mirror.dir } });
+        if (!cluster.keysShared) process.stderr.write('\n!! multi-node: the nodes do not share signing keys (issue 16 item 2): node B reads node A\'s credential directory instead\n\n');
+      });
+      after(async () => {
+        await cluster?.stop();
+        await mirror?.remove();
+      });
 
-    it('a job on each node checks the run submitted through the proxy out through the relay', { todo: 'needs checkout snapshots on the shared store (issue 16 item 1, wip/snapshots): a commit lives in the receiving node\'s repository' }, async (t) => {
-      const repo = await gitRepository({ '.github/workflows/checkout.yml': checkoutOnBoth, 'payload.txt': 'checked\n' });
-      t.after(repo.remove);
-      const run = svcRun([], cluster.cliEnv, repo.dir);
-      assert.equal(await run.exited, 0, output(run));
-      assert.match(run.stdout(), /^on-a \| checked out checked on svc-pool-/m);
-      assert.match(run.stdout(), /^on-b \| checked out checked on svc-pool-/m);
-    });
+      it('a job on each node checks the run submitted through the proxy out through the relay', { todo: 'needs checkout snapshots on the shared store (issue 16 item 1, wip/snapshots): a commit lives in the receiving node\'s repository' }, async (t) => {
+        const repo = await gitRepository({ '.github/workflows/checkout.yml': checkoutOnBoth, 'payload.txt': 'checked\n' });
+        t.after(repo.remove);
+        const run = svcRun([], cluster.cliEnv, repo.dir);
+        assert.equal(await run.exited, 0, output(run));
+        assert.match(run.stdout(), /^on-a \| checked out checked on svc-pool-/m);
+        assert.match(run.stdout(), /^on-b \| checked out checked on svc-pool-/m);
+      });
 
-    // Both directions on the first notifier; the second one's wake-ups are proven by one.
-    const directions = [['b', 'a', 'b'], ['a', 'b', 'a']] as const;
-    for (const [submitTo, saver, restorer] of notifier === NOTIFIERS[0] ? directions : directions.slice(0, 1)) {
-      it(`submitted to node ${submitTo}, saved on ${saver}'s guest, restored on ${restorer}'s: cache, artifact, logs from both nodes`, async (t) => {
-        const payload = `payload ${notifier} ${submitTo} ${Date.now()}`;
-        const repo = await gitRepository({ '.github/workflows/across.yml': acrossNodes(saver, restorer, payload) });
+      // Both directions on the first notifier; the second one's wake-ups are proven by one.
+      const directions = [['b', 'a', 'b'], ['a', 'b', 'a']] as const;
+      for (const [submitTo, saver, restorer] of notifier === NOTIFIERS[0] ? directions : directions.slice(0, 1)) {
+        it(`submitted to node ${submitTo}, saved on ${saver}'s guest, restored on ${restorer}'s: cache, artifact, logs from both nodes`, async (t) => {
+          const payload = `payload ${notifier} ${submitTo} ${Date.now()}`;
+          const repo = await gitRepository({ '.github/workflows/across.yml': acrossNodes(saver, restorer, payload) });
+          t.after(repo.remove);
+          const [a, b] = cluster.nodes;
+          const submitNode = submitTo === 'a' ? a : b;
+          const run = svcRun([], submitNode.cliEnv, repo.dir);
+          const runId = await runIdOf(run);
+          const followers = [followEvents(a, runId), followEvents(b, runId)];
+          t.after(() => followers.forEach((follower) => follower.abort()));
+          const code = await run.exited;
+          const finishedAt = Date.now();
+          assert.equal(code, 0, `${output(run)}\n${cluster.logs()}`);
+          assert.match(run.stdout(), new RegExp(`^restore \\| cache has: deps of [0-9a-f]{40}$`, 'm'));
+          assert.match(run.stdout(), new RegExp(`^restore \\| artifact has: ${payload}$`, 'm'));
+
+          const view = await api<RunView>(cluster.proxy.url, `/api/v1/runs/${runId}`);
+          assert.equal(view.conclusion, 'success');
+          await Promise.all(followers.map((follower) => follower.done));
+          for (const [index, follower] of followers.entries()) {
+            const node = cluster.nodes[index]?.name;
+            const said = follower.lines.map((entry) => entry.line);
+            for (const line of ['save says 1', 'save says 5', 'restore says 1', 'restore says 3']) {
+              assert.ok(said.some((text) => text.endsWith(line)), `node ${node}'s events.ndjson has no '${line}':\n${said.join('\n')}`);
+            }
+            // Live, not only replayed: the save job's lines came while the run still ran.
+            const firstSave = follower.lines.find((entry) => entry.line.endsWith('save says 1'));
+            assert.ok(firstSave !== undefined && firstSave.at < finishedAt - 500, `node ${node} delivered the save job's lines only at the end`);
+          }
+          // The stored logs, as `svc logs` prints them, are the same from either node.
+          const printed: string[] = [];
+          for (const node of cluster.nodes) {
+            const logs = spawnTs('cli/svc.ts', ['logs', String(runId)], node.cliEnv, repo.dir);
+            assert.equal(await logs.exited, 0, output(logs));
+            assert.match(logs.stdout(), /save says 5/);
+            assert.match(logs.stdout(), /restore says 3/);
+            printed.push(logs.stdout());
+          }
+          assert.equal(printed[0], printed[1]);
+        });
+      }
+
+      it("Ctrl-C of svc run on one node cancels the job another node's guest runs (exit 130); its always() step still runs", async (t) => {
+        const repo = await gitRepository({ '.github/workflows/slow.yml': SLOW_ON_A });
+        t.after(repo.remove);
+        const run = svcRun([], cluster.nodes[1].cliEnv, repo.dir);
+        await run.waitFor(/^wait \| started$/m);
+        run.child.kill('SIGINT');
+        assert.equal(await run.exited, 130, `${output(run)}\n${cluster.logs()}`);
+        assert.match(run.stdout(), /^job wait: cancelled$/m);
+        assert.match(run.stdout(), /^wait \| cleanup-after-cancel$/m);
+        assert.doesNotMatch(run.stdout(), /^wait \| never$/m);
+      });
+
+      // Last: node A stays dead for the rest of this cluster's life. Node liveness is the store's,
+      // not the notifier's: on one notifier.
+      it('a node killed mid-job with its guests (the machine dies): the job is failed or requeued within 90 s with a reason', { skip: notifier === NOTIFIERS[0] ? false : 'node liveness does not depend on the notifier: run on the first one' }, async (t) => {
+        if (!cluster.nodeLiveness) return t.skip(NODE_LIVENESS_PENDING);
+        const repo = await gitRepository({ '.github/workflows/slow.yml': SLOW_ON_A });
         t.after(repo.remove);
         const [a, b] = cluster.nodes;
-        const submitNode = submitTo === 'a' ? a : b;
-        const run = svcRun([], submitNode.cliEnv, repo.dir);
+        const run = svcRun([], b.cliEnv, repo.dir);
+        t.after(() => void run.child.kill('SIGKILL'));
         const runId = await runIdOf(run);
-        const followers = [followEvents(a, runId), followEvents(b, runId)];
-        t.after(() => followers.forEach((follower) => follower.abort()));
-        const code = await run.exited;
-        const finishedAt = Date.now();
-        assert.equal(code, 0, `${output(run)}\n${cluster.logs()}`);
-        assert.match(run.stdout(), new RegExp(`^restore \\| cache has: deps of [0-9a-f]{40}$`, 'm'));
-        assert.match(run.stdout(), new RegExp(`^restore \\| artifact has: ${payload}$`, 'm'));
-
-        const view = await api<RunView>(cluster.proxy.url, `/api/v1/runs/${runId}`);
-        assert.equal(view.conclusion, 'success');
-        await Promise.all(followers.map((follower) => follower.done));
-        for (const [index, follower] of followers.entries()) {
-          const node = cluster.nodes[index]?.name;
-          const said = follower.lines.map((entry) => entry.line);
-          for (const line of ['save says 1', 'save says 5', 'restore says 1', 'restore says 3']) {
-            assert.ok(said.some((text) => text.endsWith(line)), `node ${node}'s events.ndjson has no '${line}':\n${said.join('\n')}`);
-          }
-          // Live, not only replayed: the save job's lines came while the run still ran.
-          const firstSave = follower.lines.find((entry) => entry.line.endsWith('save says 1'));
-          assert.ok(firstSave !== undefined && firstSave.at < finishedAt - 500, `node ${node} delivered the save job's lines only at the end`);
+        await run.waitFor(/^wait \| started$/m);
+        await a.crash();
+        const deadline = Date.now() + 90_000;
+        let job = (await api<RunView>(b.base, `/api/v1/runs/${runId}`)).jobs[0];
+        while (job?.status === 'in_progress' && Date.now() < deadline) {
+          await new Promise((resolve) => setTimeout(resolve, 1000));
+          job = (await api<RunView>(b.base, `/api/v1/runs/${runId}`)).jobs[0];
         }
-        // The stored logs, as `svc logs` prints them, are the same from either node.
-        const printed: string[] = [];
-        for (const node of cluster.nodes) {
-          const logs = spawnTs('cli/svc.ts', ['logs', String(runId)], node.cliEnv, repo.dir);
-          assert.equal(await logs.exited, 0, output(logs));
-          assert.match(logs.stdout(), /save says 5/);
-          assert.match(logs.stdout(), /restore says 3/);
-          printed.push(logs.stdout());
-        }
-        assert.equal(printed[0], printed[1]);
+        assert.ok(job !== undefined);
+        assert.notEqual(job.status, 'in_progress', `90 s after node a died its job is still in progress:\n${JSON.stringify(job, null, 2)}`);
+        if (job.status === 'completed') assert.equal(job.conclusion, 'failure');
+        assert.ok((job.reason ?? '') !== '', `the job says why: ${JSON.stringify(job)}`);
+        assert.ok(job.steps.every((step) => step.status !== 'in_progress'), `no step left in progress: ${JSON.stringify(job.steps)}`);
       });
-    }
-
-    it("Ctrl-C of svc run on one node cancels the job another node's guest runs (exit 130); its always() step still runs", async (t) => {
-      const repo = await gitRepository({ '.github/workflows/slow.yml': SLOW_ON_A });
-      t.after(repo.remove);
-      const run = svcRun([], cluster.nodes[1].cliEnv, repo.dir);
-      await run.waitFor(/^wait \| started$/m);
-      run.child.kill('SIGINT');
-      assert.equal(await run.exited, 130, `${output(run)}\n${cluster.logs()}`);
-      assert.match(run.stdout(), /^job wait: cancelled$/m);
-      assert.match(run.stdout(), /^wait \| cleanup-after-cancel$/m);
-      assert.doesNotMatch(run.stdout(), /^wait \| never$/m);
     });
-
-    // Last: node A stays dead for the rest of this cluster's life. Node liveness is the store's,
-    // not the notifier's: on one notifier.
-    it('a node killed mid-job with its guests (the machine dies): the job is failed or requeued within 90 s with a reason', { skip: notifier === NOTIFIERS[0] ? false : 'node liveness does not depend on the notifier: run on the first one' }, async (t) => {
-      if (!cluster.nodeLiveness) return t.skip(NODE_LIVENESS_PENDING);
-      const repo = await gitRepository({ '.github/workflows/slow.yml': SLOW_ON_A });
-      t.after(repo.remove);
-      const [a, b] = cluster.nodes;
-      const run = svcRun([], b.cliEnv, repo.dir);
-      t.after(() => void run.child.kill('SIGKILL'));
-      const runId = await runIdOf(run);
-      await run.waitFor(/^wait \| started$/m);
-      await a.crash();
-      const deadline = Date.now() + 90_000;
-      let job = (await api<RunView>(b.base, `/api/v1/runs/${runId}`)).jobs[0];
-      while (job?.status === 'in_progress' && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 1000));
-        job = (await api<RunView>(b.base, `/api/v1/runs/${runId}`)).jobs[0];
-      }
-      assert.ok(job !== undefined);
-      assert.notEqual(job.status, 'in_progress', `90 s after node a died its job is still in progress:\n${JSON.stringify(job, null, 2)}`);
-      if (job.status === 'completed') assert.equal(job.conclusion, 'failure');
-      assert.ok((job.reason ?? '') !== '', `the job says why: ${JSON.stringify(job)}`);
-      assert.ok(job.steps.every((step) => step.status !== 'in_progress'), `no step left in progress: ${JSON.stringify(job.steps)}`);
-    });
-  });
-}
+  }
+});
