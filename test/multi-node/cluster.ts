@@ -11,7 +11,7 @@
  * (`node-a`, `node-b`), so a workflow chooses which node's guest takes each job.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -46,12 +46,6 @@ export interface Cluster {
   readonly nodes: readonly [ClusterNode, ClusterNode];
   /** `svc` CLI environment talking through the proxy. */
   readonly cliEnv: Record<string, string>;
-  /**
-   * Whether the nodes share their signing keys through the store (issue 16 item 2: node A made
-   * the cluster key file). When they do not, node B reads node A's credential directory instead,
-   * a stand-in so that what lies past the keys is tested; it goes once the keys are shared.
-   */
-  readonly keysShared: boolean;
   /** Whether nodes hold liveness leases (`GET /api/v1/nodes` answers; issue 16 item 3). */
   readonly nodeLiveness: boolean;
   /** Everything both nodes printed, for assertion messages. */
@@ -168,12 +162,11 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   const keyDir = mkdtempSync(join(tmpdir(), 'svc-mn-key-'));
   cleanups.push(() => rmSync(keyDir, { recursive: true, force: true }));
   const clusterKeyFile = join(keyDir, 'cluster.key');
-  const startNode = (name: 'a' | 'b', port: number, credentialsOf?: ClusterNode): ClusterNode => {
+  const startNode = (name: 'a' | 'b', port: number): ClusterNode => {
     const hostEnv = createHostEnv({
       SVC_CLUSTER_KEY_FILE: clusterKeyFile,
       // Two nodes on one host: each its own node id (SVC_NODE_ID defaults to the host name).
       SVC_NODE_ID: `node-${name}`,
-      SVC_CREDENTIAL_STORE: 'file',
       SVC_LISTEN: `127.0.0.1:${port}`,
       SVC_PUBLIC_URL: publicUrl,
       SVC_DATABASE_URL: databaseUrl.toString(),
@@ -186,11 +179,6 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       SVC_POOL_STOP_GRACE_SECONDS: '5',
       ...options.env,
     });
-    if (credentialsOf !== undefined) {
-      const dataDir = hostEnv.env['SVC_DATA_DIR'] ?? '';
-      mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-      symlinkSync(join(credentialsOf.hostEnv.env['SVC_DATA_DIR'] ?? '', 'credentials'), join(dataDir, 'credentials'));
-    }
     const plugins = hostEnv.writePlugins(NODE_PLUGINS.map((id) => `[[plugin]]\nid = "${id}"\n`).join('\n'));
     const serve = spawnTs('cli/svc.ts', ['serve'], hostEnv.env, hostEnv.dir);
     cleanups.push(async () => {
@@ -224,8 +212,8 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     // A first: it makes the cluster key B then reads.
     const a = startNode('a', portA);
     await a.serve().waitFor(/svc is ready/, 60_000);
-    const keysShared = existsSync(clusterKeyFile);
-    const b = startNode('b', portB, keysShared ? undefined : a);
+    assert.ok(existsSync(clusterKeyFile), `node a made no cluster key at SVC_CLUSTER_KEY_FILE:\n${a.serve().stdout()}${a.serve().stderr()}`);
+    const b = startNode('b', portB);
     await Promise.all([a.serve().waitFor(/svc is ready/, 60_000), b.serve().waitFor(/svc is ready/, 60_000)]);
     const proxy = await startNginx(options.nginx, proxyPort, [`127.0.0.1:${portA}`, `127.0.0.1:${portB}`]);
     cleanups.push(() => proxy.stop());
@@ -235,7 +223,6 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     return {
       proxy,
       nodes,
-      keysShared,
       nodeLiveness,
       cliEnv: { ...a.cliEnv, SVC_URL: publicUrl },
       logs: () => nodes.map((node) => `--- node ${node.name}\n${node.serve().stdout()}${node.serve().stderr()}`).join('\n'),
