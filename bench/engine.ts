@@ -18,7 +18,7 @@ async function setup() {
   const report = await store.migrator.migrate('engine', engineMigrations);
   if (report.error) throw report.error;
   const notifier = createInProcessNotifier(logger);
-  const engine = createEngine({ database: store.database, notifier, clock: systemClock, logger, serverUrl: () => 'http://127.0.0.1:9090' });
+  const engine = createEngine({ database: store.database, notifier, clock: systemClock, logger, nodeId: 'bench', serverUrl: () => 'http://127.0.0.1:9090' });
   return { engine, store, dataDir, cleanup: async () => { await store.database.close(); rmSync(dataDir, { recursive: true, force: true }); } };
 }
 

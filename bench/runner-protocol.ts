@@ -399,7 +399,7 @@ async function engineBaseline(): Promise<void> {
   try {
     const report = await store.migrator.migrate('engine', engineMigrations);
     if (report.error) throw report.error;
-    const engine = createEngine({ database: store.database, notifier: createInProcessNotifier(logger), clock: systemClock, logger, serverUrl: () => 'http://127.0.0.1:9090' });
+    const engine = createEngine({ database: store.database, notifier: createInProcessNotifier(logger), clock: systemClock, logger, nodeId: 'bench', serverUrl: () => 'http://127.0.0.1:9090' });
     const identity = { runnerId: 'r', runnerName: 'r', labels: ['self-hosted'] };
     const latencies: number[] = [];
     for (let i = 0; i < LATENCY_SAMPLES + 5; i++) {

@@ -24,6 +24,12 @@ export interface EngineDependencies {
   readonly notifier: Notifier;
   readonly clock: Clock;
   readonly logger: Logger;
+  /**
+   * This node's id (`SVC_NODE_ID`): recorded on a job whenever its runner is heard from through
+   * this node (claim, lock renewal), so that when this node dies the others know which jobs only
+   * it was hearing from (scheduler/dead-node-jobs.ts).
+   */
+  readonly nodeId: string;
   /** Base URL of this installation (github.server_url for expressions). */
   readonly serverUrl: () => string;
   /** Policies reviewing every run an event would create (read at each submission). */
@@ -94,9 +100,11 @@ export interface Engine {
   /** Expired leases, timeouts and stalled runs; the scheduler worker calls it periodically. */
   sweep(): Promise<SweepReport>;
   /**
-   * A server (re)starting: every running job's lease lasts at least `graceMs` from now, so runners
+   * A server (re)starting: every running job last heard through this node (or through no node
+   * known: rows from before node ids) has its lease last at least `graceMs` from now, so runners
    * that kept their jobs going while the control plane was down (crash, upgrade) can renew before
-   * the sweep judges their leases lapsed. Answers how many leases were extended.
+   * the sweep judges their leases lapsed. Other nodes' jobs are theirs: a restarting node never
+   * keeps a dead node's jobs alive. Answers how many leases were extended.
    */
   grantReconnectGrace(graceMs: number): Promise<number>;
 }
@@ -185,7 +193,7 @@ export function createEngine(deps: EngineDependencies): Engine {
     advance: (runId) => tx((uow) => advanceIn(uow, runId)),
     async acquireJob(runner, leaseMs) {
       for (const candidate of await findCandidates(db, runner)) {
-        const assignment = await tx((uow) => claimJob(uow, candidate.id, runner, leaseMs, rowLocks));
+        const assignment = await tx((uow) => claimJob(uow, candidate.id, runner, leaseMs, rowLocks, deps.nodeId));
         if (assignment) return assignment;
       }
       return undefined;
@@ -205,7 +213,7 @@ export function createEngine(deps: EngineDependencies): Engine {
       const now = deps.clock.now();
       const result = await db
         .updateTable('engine_jobs')
-        .set({ lease_expires_at: now + leaseMs, updated_at: now })
+        .set({ lease_expires_at: now + leaseMs, updated_at: now, node_id: deps.nodeId, heard_at: now })
         .where('id', '=', jobId)
         .where('status', '=', 'in_progress')
         .where('lease_owner', '=', runnerId)
@@ -232,7 +240,7 @@ export function createEngine(deps: EngineDependencies): Engine {
         await loadRun(uow.tx, found.runId, rowLocks);
         const released = await uow.tx
           .updateTable('engine_jobs')
-          .set({ status: 'queued', runner_id: null, runner_name: null, lease_owner: null, lease_expires_at: null, started_at: null, queued_at: uow.now, updated_at: uow.now })
+          .set({ status: 'queued', runner_id: null, runner_name: null, lease_owner: null, lease_expires_at: null, node_id: null, heard_at: null, started_at: null, queued_at: uow.now, updated_at: uow.now })
           .where('id', '=', jobId)
           .where('status', '=', 'in_progress')
           .where('lease_owner', '=', runnerId)
@@ -298,11 +306,12 @@ export function createEngine(deps: EngineDependencies): Engine {
         .updateTable('engine_jobs')
         .set({ lease_expires_at: until })
         .where('status', '=', 'in_progress')
+        .where((eb) => eb.or([eb('node_id', '=', deps.nodeId), eb('node_id', 'is', null)]))
         .where((eb) => eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<', until)]))
         .executeTakeFirst();
       return Number(result.numUpdatedRows);
     },
-    sweep: () => sweep({ db, clock: deps.clock, tx, rowLocks, advance: (uow, runId) => advanceWithWaiters(uow, runId), logger: deps.logger }),
+    sweep: () => sweep({ db, nodeId: deps.nodeId, clock: deps.clock, tx, rowLocks, advance: (uow, runId) => advanceWithWaiters(uow, runId), logger: deps.logger }),
   };
   return engine;
 }

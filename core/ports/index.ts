@@ -9,6 +9,7 @@ export { statusWarningsExtensionPoint, type StatusWarning, type StatusWarningSou
 export { waitForWake } from './wake.js';
 export type { SnapshotCommit, SnapshotHistory, SnapshotMeta, SnapshotNegotiation, SnapshotOffer, SnapshotPackImport, SnapshotPackMeta, SnapshotStore, SnapshotTag } from './snapshots.js';
 export { JOB_TOKEN_CREDENTIAL, runtimeJobsServiceRef, type CacheMode, type JobWorkflowFile, type RuntimeJob, type RuntimeJobContext, type RuntimeJobs } from './runtime-jobs.js';
+export { nodeLivenessServiceRef, type NodeLiveness } from './node-liveness.js';
 export { runnerProvisioningServiceRef, type ProvisionedRunner, type ProvisionedRunnerState, type ProvisionRequest, type RunnerProvisioning } from './runner-provisioning.js';
 export {
   splitRepositoryName,

@@ -1,6 +1,7 @@
-import { coreServices, definePlugin } from '../../core/kernel/index.js';
+import { coreServices, definePlugin, packageInfo } from '../../core/kernel/index.js';
 import {
   createEngine,
+  createNodeRegistry,
   createReporting,
   engineMigrations,
   engineServiceRef,
@@ -8,42 +9,53 @@ import {
   selectionPoliciesExtensionPoint,
   type SelectionPolicy,
 } from '../../core/engine/index.js';
+import { nodeLivenessServiceRef } from '../../core/ports/index.js';
 import { engineCommands } from './cli/index.js';
 import { registerEngineRoutes } from './routes/index.js';
+import { createNodeLease } from './node-lease.js';
 import { createSchedulerWorker } from './scheduler-worker.js';
 
 /**
  * The run engine as a plugin: provides the engine and runner reporting to other plugins, owns
- * the engine's tables, takes run-creation policies from other plugins, runs the `scheduler` worker, serves runs, logs and the event stream
- * under /api/v1, and adds `svc status` and `svc logs`.
+ * the engine's tables, takes run-creation policies from other plugins, holds this node's
+ * liveness lease (`node-lease` worker, nodeLivenessServiceRef), runs the `scheduler` worker,
+ * serves runs, logs, the event stream and the nodes under /api/v1, and adds `svc status` and `svc logs`.
  */
 export const plugin = definePlugin({
   id: 'engine',
   apiVersion: 1,
   deps: {
+    config: coreServices.config,
     database: coreServices.database,
+    leases: coreServices.leases,
     notifier: coreServices.notifier,
     clock: coreServices.clock,
     logger: coreServices.logger,
     blobStore: coreServices.blobStore,
     lifecycle: coreServices.lifecycle,
   },
-  provides: [engineServiceRef, reportingServiceRef, selectionPoliciesExtensionPoint],
+  provides: [engineServiceRef, reportingServiceRef, selectionPoliciesExtensionPoint, nodeLivenessServiceRef],
   commands: engineCommands,
-  init({ database, notifier, clock, logger, blobStore, lifecycle }, env) {
+  init({ config, database, leases, notifier, clock, logger, blobStore, lifecycle }, env) {
     // Policy plugins depend on the extension point, so they add their policies after this init.
     const policies: SelectionPolicy[] = [];
     env.provideExtensionPoint(selectionPoliciesExtensionPoint, { add: (policy) => void policies.push(policy) });
-    const engine = createEngine({ database, notifier, clock, logger, serverUrl: () => lifecycle.publicUrl(), policies: () => policies });
+    const nodeId = config.node.id;
+    const engine = createEngine({ database, notifier, clock, logger, nodeId, serverUrl: () => lifecycle.publicUrl(), policies: () => policies });
+    const nodes = createNodeRegistry({ database, leases, clock });
+    const nodeLease = createNodeLease({ registry: nodes, nodeId, version: packageInfo().version, logger, url: () => lifecycle.publicUrl() });
     const reporting = createReporting({ database, notifier, clock, blobs: blobStore, logger });
     env.provideService(engineServiceRef, engine);
     env.provideService(reportingServiceRef, reporting);
+    env.provideService(nodeLivenessServiceRef, nodeLease.liveness);
     env.addMigrations(engineMigrations);
+    // The lease first: the reconnect grace and the sweep act as this node.
+    env.addWorker(nodeLease.worker);
     env.addWorker(createSchedulerWorker({ engine, notifier, logger }));
     env.addRoutes({
       prefix: '/api/v1',
       auth: 'system',
-      register: (app) => registerEngineRoutes(app, { engine, reporting, notifier, clock, lifecycle }),
+      register: (app) => registerEngineRoutes(app, { engine, reporting, notifier, clock, lifecycle, nodes, nodeId }),
     });
   },
 });

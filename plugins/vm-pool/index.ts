@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { coreServices, definePlugin, readVersions } from '../../core/kernel/index.js';
-import { runnerProvisioningServiceRef, statusWarningsExtensionPoint } from '../../core/ports/index.js';
+import { nodeLivenessServiceRef, runnerProvisioningServiceRef, statusWarningsExtensionPoint } from '../../core/ports/index.js';
 import { PROCESS_BACKEND_WARNING, selectBackend, type IsolationBackend, type IsolationKind } from './backends/index.js';
 import { createPoolManager, recordedGuests, resolveRunnerCommand, waitUntilReachable, type BackoffSettings } from './manager/index.js';
 import { poolNodeTag } from './node-tag.js';
@@ -38,12 +38,13 @@ export function createVmPoolPlugin(options: VmPoolOptions = {}) {
       logger: coreServices.logger,
       lifecycle: coreServices.lifecycle,
       provisioning: runnerProvisioningServiceRef,
+      node: nodeLivenessServiceRef,
       statusWarnings: statusWarningsExtensionPoint,
     },
-    async init({ config, logger, lifecycle, provisioning, statusWarnings }, env) {
+    async init({ config, logger, lifecycle, provisioning, node, statusWarnings }, env) {
       const knobs = config.env.pool;
       const rootDir = join(config.dataDir, 'pool');
-      let choice: PoolChoice = { manager: undefined, reason: 'SVC_POOL_BACKEND=off', fallback: undefined, unavailable: false, runtimes: undefined, toolCache: undefined };
+      let choice: PoolChoice = { node: node.nodeId, manager: undefined, reason: 'SVC_POOL_BACKEND=off', fallback: undefined, unavailable: false, runtimes: undefined, toolCache: undefined };
       const selection = await selectBackend({
         choice: knobs.backend,
         network: knobs.network,
@@ -60,14 +61,19 @@ export function createVmPoolPlugin(options: VmPoolOptions = {}) {
       } else {
         const runner = resolveRunnerCommand(knobs.runnerCommand);
         // Guests outlive a killed server (their jobs go on): this node's recorded guests are
-        // adopted by the manager (or cleaned up when they are gone); other guest roots, and
-        // registrations named after this data directory's guests without a record, are a
-        // predecessor's leftovers (another node's guests carry another tag).
-        const guestPrefix = `svc-pool-${await poolNodeTag(rootDir)}-`;
-        const { records, removed } = await recordedGuests(rootDir, guestPrefix, selection.backend.kind);
-        if (removed > 0) logger.info({ removed }, 'built-in pool: removed guest roots a previous server left behind');
+        // adopted by the manager (or cleaned up when they are gone), and registrations named
+        // after this node's guests without a record are a predecessor's leftovers. Guests of
+        // other nodes (another tag, e.g. on a shared data directory or store) are left alone.
+        // Only once the node id is this process's: a second process started with a live node's
+        // id is refused here, before it could remove or adopt that node's guests.
+        await node.registered();
+        const guestPrefix = `svc-pool-${await poolNodeTag(rootDir, node.nodeId)}-`;
+        const { records, removed, othersLeft } = await recordedGuests(rootDir, guestPrefix, selection.backend.kind);
+        if (removed > 0) logger.info({ removed }, 'built-in pool: removed guest roots a previous server of this node left behind');
+        if (othersLeft > 0) logger.info({ roots: othersLeft }, 'built-in pool: guest roots of other nodes in this data directory are left to them');
         const unregistered = await provisioning.removeNamed(guestPrefix, records.map((record) => record.runnerId));
         if (unregistered > 0) logger.info({ removed: unregistered }, 'built-in pool: removed runner registrations of guests a previous server left behind');
+        logger.info({ node: node.nodeId, guestPrefix }, `built-in pool: node ${node.nodeId} (${config.node.source}) names its guests ${guestPrefix}…`);
         if (records.length > 0) logger.info({ guests: records.length }, 'built-in pool: guests a previous server left are checked for adoption');
         if (selection.fallback !== undefined) logger.warn({ backend: selection.backend.kind }, `built-in pool: ${selection.reason}`);
         else logger.info({ backend: selection.backend.kind }, `built-in pool: ${selection.reason}`);
@@ -111,7 +117,7 @@ export function createVmPoolPlugin(options: VmPoolOptions = {}) {
           adopt: records,
           ...(options.backoff === undefined ? {} : { backoff: options.backoff }),
         });
-        choice = { manager, reason: selection.reason, fallback: selection.fallback, unavailable: false, runtimes, toolCache };
+        choice = { node: node.nodeId, manager, reason: selection.reason, fallback: selection.fallback, unavailable: false, runtimes, toolCache };
         env.addWorker({
           name: 'guest-pool',
           start() {

@@ -5,6 +5,8 @@ import type { NodeRuntimes } from './runtimes/index.js';
 
 /** What the pool plugin decided at start: the backend and why, or why there is no pool. */
 export interface PoolChoice {
+  /** The node this pool belongs to (`SVC_NODE_ID`); its guests are named after it. */
+  readonly node: string;
   readonly manager: PoolManager | undefined;
   /** One sentence: the backend and why, or why the pool is off. */
   readonly reason: string;
@@ -53,6 +55,7 @@ export function registerPoolRoute(app: FastifyInstance, choice: PoolChoice): voi
   app.get('/pool', async () => {
     const status = choice.manager?.status();
     return {
+      node: choice.node,
       enabled: choice.manager !== undefined,
       reason: choice.reason,
       warnings: poolWarnings(choice),

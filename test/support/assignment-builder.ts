@@ -79,6 +79,8 @@ export function testJobRecord(runId: number, instanceId: string, overrides: Part
     leaseExpiresAt: 1_700_000_600_000,
     cancelRequested: false,
     deferred: false,
+    nodeId: null,
+    heardAt: null,
     createdAt: 0,
     queuedAt: 0,
     startedAt: 0,

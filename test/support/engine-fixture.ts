@@ -5,7 +5,7 @@ import { createInProcessNotifier, createSqliteStore } from '../../backends/sqlit
 import { createFilesystemBlobStore } from '../../backends/fs-blobs/index.js';
 import { coreServices, createHost, createSilentLogger, defaultCatalog, definePlugin, type Host } from '../../core/kernel/index.js';
 import { createEngine, createReporting, engineMigrations, engineServiceRef, reportingServiceRef, type Engine, type Reporting, type SelectionPolicy } from '../../core/engine/index.js';
-import type { BlobStore, Database, Notifier } from '../../core/ports/index.js';
+import type { BlobStore, Database, Leases, Notifier } from '../../core/ports/index.js';
 import { createHostEnv, type HostEnv } from './host-env.js';
 import { ManualClock } from './manual-clock.js';
 import { onCleanup, postgresSchemaUrl, requireService, tempDir } from './services.js';
@@ -17,12 +17,15 @@ export interface EngineFixture {
   readonly clock: ManualClock;
   readonly database: Database;
   readonly notifier: Notifier;
+  readonly leases: Leases;
+  /** The engine's node id (`node-a`). */
+  readonly nodeId: string;
   /** A filesystem blob store in the test's temp directory (log chunks). */
   readonly blobs: BlobStore;
   /** Runner reports (steps, logs, annotations) on the same store. */
   readonly reporting: Reporting;
-  /** A second engine on the same store ("another node"); PostgreSQL only. */
-  secondNode(): Promise<Engine>;
+  /** A second engine on the same store ("another node", `node-b` unless named); PostgreSQL only. */
+  secondNode(nodeId?: string): Promise<Engine>;
 }
 
 const postgres = await requireService('postgres');
@@ -52,7 +55,8 @@ export async function engineFixture(t: TestContext, kind: BackendKind, options: 
   const notifier = await makeNotifier();
   const serverUrl = () => 'http://127.0.0.1:9090';
   const policies = () => options.policies ?? [];
-  const engine = createEngine({ database: store.database, notifier, clock, logger, serverUrl, policies });
+  const nodeId = 'node-a';
+  const engine = createEngine({ database: store.database, notifier, clock, logger, nodeId, serverUrl, policies });
   const blobs = createFilesystemBlobStore(join(dataDir, 'blobs'), clock);
   const reporting = createReporting({ database: store.database, notifier, clock, blobs, logger });
   return {
@@ -60,13 +64,15 @@ export async function engineFixture(t: TestContext, kind: BackendKind, options: 
     clock,
     database: store.database,
     notifier,
+    leases: store.leases,
+    nodeId,
     blobs,
     reporting,
-    async secondNode() {
+    async secondNode(otherId = 'node-b') {
       if (kind !== 'postgres') throw new Error('a second node needs the shared PostgreSQL store');
       const other = await createPostgresStore(context);
       onCleanup(t, () => other.database.close());
-      return createEngine({ database: other.database, notifier: await makeNotifier(), clock, logger, serverUrl, policies });
+      return createEngine({ database: other.database, notifier: await makeNotifier(), clock, logger, nodeId: otherId, serverUrl, policies });
     },
   };
 }

@@ -35,7 +35,7 @@ export async function findCandidates(db: EngineDb, runner: RunnerIdentity): Prom
  * `in_progress` with the runner's lease, so of two runners (or nodes) racing for it exactly
  * one wins; the loser tries the next candidate.
  */
-export async function claimJob(uow: UnitOfWork, jobId: number, runner: RunnerIdentity, leaseMs: number, rowLocks: boolean): Promise<Assignment | undefined> {
+export async function claimJob(uow: UnitOfWork, jobId: number, runner: RunnerIdentity, leaseMs: number, rowLocks: boolean, nodeId: string): Promise<Assignment | undefined> {
   const { tx, now } = uow;
   // Lock order everywhere: the run row first, then its jobs and its event counter.
   const owner = await tx.selectFrom('engine_jobs').select('run_id').where('id', '=', jobId).executeTakeFirst();
@@ -51,6 +51,9 @@ export async function claimJob(uow: UnitOfWork, jobId: number, runner: RunnerIde
       runner_name: runner.runnerName,
       lease_owner: runner.runnerId,
       lease_expires_at: leaseExpiresAt,
+      // The runner is heard from through this node (dead-node-jobs.ts).
+      node_id: nodeId,
+      heard_at: now,
       started_at: now,
       updated_at: now,
     })

@@ -74,6 +74,9 @@ export interface JobRecord {
   readonly cancelRequested: boolean;
   /** A stand-in whose instances are expanded once its needs finish. */
   readonly deferred: boolean;
+  /** While it runs: the node that last heard from its runner (claim or lock renewal), and when. */
+  readonly nodeId: string | null;
+  readonly heardAt: number | null;
   readonly createdAt: number;
   readonly queuedAt: number | null;
   readonly startedAt: number | null;

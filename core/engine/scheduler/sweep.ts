@@ -1,20 +1,27 @@
 import type { Clock } from '../../ports/index.js';
 import type { Logger } from '../../kernel/index.js';
 import type { RunRecord } from '../model/records.js';
+import { closeOpenSteps } from '../reporting/close-steps.js';
 import { completeJob } from '../reporting/complete-job.js';
 import type { EngineDb } from '../store/engine-db.js';
 import { toJobRecord } from '../store/mappers.js';
 import { loadJob, loadRun } from '../store/queries.js';
 import type { UnitOfWork } from '../store/unit-of-work.js';
+import { failDeadNodesJobs } from './dead-node-jobs.js';
+import { lostRunnerReason, timeoutReason } from './reasons.js';
 
 export interface SweepReport {
   readonly lostJobs: number;
+  /** Jobs failed because the node their runner reported through died (dead-node-jobs.ts). */
+  readonly deadNodeJobs: number;
   readonly timedOut: number;
   readonly advancedRuns: number;
 }
 
 export interface SweepDependencies {
   readonly db: EngineDb;
+  /** This node's id (never judged dead by its own sweep). */
+  readonly nodeId: string;
   readonly clock: Clock;
   readonly tx: <T>(work: (uow: UnitOfWork) => Promise<T>) => Promise<T>;
   readonly advance: (uow: UnitOfWork, runId: number) => Promise<RunRecord | undefined>;
@@ -22,19 +29,13 @@ export interface SweepDependencies {
   readonly logger: Logger;
 }
 
-/** Reason a job fails with when its runner stopped renewing the lease (GitHub's wording). */
-export const lostRunnerReason = (runner: string | null) =>
-  `The self-hosted runner: ${runner ?? 'unknown'} lost communication with the server. Verify the machine is running and has a healthy network connection.`;
-
-export const timeoutReason = (runner: string | null, minutes: number) =>
-  `The job running on runner ${runner ?? 'unknown'} has exceeded the maximum execution time of ${minutes} minutes.`;
-
 const STALE_MS = 5000;
 const BATCH = 100;
 
 /**
  * Periodic repairs, safe to run on every node at once (each change is conditional):
- * jobs whose runner's lease expired fail; jobs past `timeout-minutes` get a cancel request
+ * jobs whose runner's lease expired fail, and so do jobs whose runner was last heard through a
+ * node that died and not since (dead-node-jobs.ts), their open steps closed either way; jobs past `timeout-minutes` get a cancel request
  * (their runner stops them and completes them; if it never does, the lease path fails them);
  * runs with waiting jobs not touched for a while are scheduled again, so a lost wake-up only
  * costs latency.
@@ -49,11 +50,14 @@ export async function sweep(deps: SweepDependencies): Promise<SweepReport> {
       const current = await loadJob(uow.tx, job.id);
       if (!current || current.status !== 'in_progress' || (current.leaseExpiresAt ?? 0) >= now) return false;
       const moved = await completeJob(uow, current, undefined, { outcome: 'failure', reason: lostRunnerReason(job.runnerName) });
-      if (moved) await deps.advance(uow, job.runId);
-      return moved;
+      if (!moved) return false;
+      await closeOpenSteps(uow, current);
+      await deps.advance(uow, job.runId);
+      return true;
     });
     if (done) lostJobs++;
   }
+  const deadNodeJobs = await failDeadNodesJobs({ db: deps.db, nodeId: deps.nodeId, now, tx: deps.tx, advance: deps.advance, rowLocks: deps.rowLocks });
 
   const running = (await deps.db.selectFrom('engine_jobs').selectAll().where('status', '=', 'in_progress').where('cancel_requested', '=', 0).limit(1000).execute()).map(toJobRecord);
   let timedOut = 0;
@@ -83,6 +87,6 @@ export async function sweep(deps: SweepDependencies): Promise<SweepReport> {
       await uow.tx.updateTable('engine_runs').set({ updated_at: uow.now }).where('id', '=', Number(id)).execute();
     });
   }
-  if (lostJobs + timedOut > 0) deps.logger.info({ lostJobs, timedOut }, 'sweep repaired jobs');
-  return { lostJobs, timedOut, advancedRuns: stale.length };
+  if (lostJobs + deadNodeJobs + timedOut > 0) deps.logger.info({ lostJobs, deadNodeJobs, timedOut }, 'sweep repaired jobs');
+  return { lostJobs, deadNodeJobs, timedOut, advancedRuns: stale.length };
 }

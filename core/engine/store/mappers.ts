@@ -69,6 +69,8 @@ export function toJobRecord(row: JobsTable): JobRecord {
     leaseExpiresAt: num(row.lease_expires_at),
     cancelRequested: Boolean(row.cancel_requested),
     deferred: Boolean(row.deferred),
+    nodeId: row.node_id ?? null,
+    heardAt: num(row.heard_at ?? null),
     createdAt: Number(row.created_at),
     queuedAt: num(row.queued_at),
     startedAt: num(row.started_at),

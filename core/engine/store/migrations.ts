@@ -184,4 +184,26 @@ export const engineMigrations: readonly Migration[] = [
       }
     },
   },
+  {
+    // Several nodes on one store: each node's liveness lease (`engine_nodes`, through the Leases
+    // helper), and on each running job the node that last heard from its runner and when, so a
+    // survivor can fail the jobs a dead node was the only way to (scheduler/dead-node-jobs.ts).
+    name: '0006_nodes',
+    async up(db: AnyKysely) {
+      await db.schema
+        .createTable('engine_nodes')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('lease_owner', 'text')
+        .addColumn('lease_expires_at', 'bigint')
+        .addColumn('started_at', 'bigint', (c) => c.notNull())
+        .addColumn('host', 'text', (c) => c.notNull())
+        .addColumn('pid', 'integer', (c) => c.notNull())
+        .addColumn('version', 'text', (c) => c.notNull())
+        .addColumn('url', 'text')
+        .execute();
+      await db.schema.alterTable('engine_jobs').addColumn('node_id', 'text').execute();
+      await db.schema.alterTable('engine_jobs').addColumn('heard_at', 'bigint').execute();
+      await db.schema.createIndex('engine_jobs_node').on('engine_jobs').columns(['node_id', 'status']).execute();
+    },
+  },
 ];

@@ -79,6 +79,10 @@ export type JobsTable = {
   cancel_requested: number;
   /** 1 for a stand-in expanded when its needs finish (fields that read `needs`). */
   deferred: number;
+  /** The node that last heard from the job's runner (its claim or lock renewal; 0006). */
+  node_id: string | null;
+  /** When that was (epoch ms; 0006). */
+  heard_at: number | null;
   created_at: number;
   updated_at: number;
   queued_at: number | null;
@@ -140,7 +144,21 @@ export type AnnotationsTable = {
   created_at: number;
 };
 
+/** A node's liveness lease (0006): held by one `svc serve` process while it renews it. */
+export type NodesTable = {
+  id: string;
+  /** The holding process's instance id; null once it stopped cleanly. */
+  lease_owner: string | null;
+  lease_expires_at: number | null;
+  started_at: number;
+  host: string;
+  pid: number;
+  version: string;
+  url: string | null;
+};
+
 export type EngineTables = {
+  engine_nodes: NodesTable;
   engine_sequences: SequencesTable;
   engine_runs: RunsTable;
   engine_run_files: RunFilesTable;

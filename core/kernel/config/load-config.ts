@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import type { OperatorConfig } from './operator-schema.js';
 import { readOperatorConfig } from './config-file.js';
 import { poolRunnerSocketDefault, readEnvConfig, type CredentialStoreKind, type Env, type EnvConfig } from './env-config.js';
+import { readNodeId, type NodeIdentity } from './node-id.js';
 import { absolute, defaultConfigFile, defaultDataDir } from './paths.js';
 
 /** The validated configuration every plugin may read (`coreServices.config`). */
@@ -13,11 +14,15 @@ export interface SvcConfig {
   /** The operator config file read, if any. */
   readonly configFile: string | undefined;
   readonly credentialStore: CredentialStoreKind;
+  /** This node's id (`SVC_NODE_ID`, default from the host name; node-id.ts). */
+  readonly node: NodeIdentity;
 }
 
 export interface LoadConfigOptions {
   readonly env: Env;
   readonly cwd: string;
+  /** The host name the default node id comes from (tests); default `os.hostname()`. */
+  readonly hostname?: string;
 }
 
 export function loadConfig(options: LoadConfigOptions): SvcConfig {
@@ -34,5 +39,6 @@ export function loadConfig(options: LoadConfigOptions): SvcConfig {
     dataDir,
     configFile: explicitFile || existsSync(configPath) ? configPath : undefined,
     credentialStore: env.credentialStore ?? operator.credential_store ?? 'file',
+    node: readNodeId(options.env.SVC_NODE_ID, options.hostname),
   };
 }

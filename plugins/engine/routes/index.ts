@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { HostLifecycle } from '../../../core/kernel/index.js';
-import type { Engine, Reporting } from '../../../core/engine/index.js';
+import type { Engine, NodeRegistry, Reporting } from '../../../core/engine/index.js';
 import type { Clock, Notifier } from '../../../core/ports/index.js';
 import { registerEventsRoute } from './events-route.js';
 import { registerLogRoute } from './log-route.js';
+import { registerNodesRoute } from './nodes-route.js';
 import { registerRerunRoute } from './rerun-route.js';
 import { registerRunRoutes } from './run-routes.js';
 import { schemaErrorFormatter } from './schemas.js';
@@ -14,6 +15,9 @@ export interface EngineRouteDependencies {
   readonly notifier: Notifier;
   readonly clock: Clock;
   readonly lifecycle: HostLifecycle;
+  readonly nodes: NodeRegistry;
+  /** This node's id. */
+  readonly nodeId: string;
 }
 
 /** The engine's native management routes (mounted under /api/v1 with the system bearer). */
@@ -23,4 +27,5 @@ export function registerEngineRoutes(app: FastifyInstance, deps: EngineRouteDepe
   registerRerunRoute(app, deps);
   registerLogRoute(app, deps);
   registerEventsRoute(app, deps);
+  registerNodesRoute(app, deps);
 }

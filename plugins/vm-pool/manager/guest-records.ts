@@ -21,22 +21,33 @@ export async function writeGuestRecord(record: GuestRecord): Promise<void> {
 }
 
 /**
- * The guest roots a previous server left under `rootDir` (`svc-pool-*`): those with a record of
- * `backend` whose guest id starts with `guestPrefix` (this node's) come back to be adopted; every
- * other one is removed (a guest without a record was still starting or cannot outlive its server).
+ * The guest roots a previous server of this node left under `rootDir`: those named after this
+ * node (`guestPrefix`) with a record of `backend` come back to be adopted; this node's roots
+ * without one are removed (a guest without a record was still starting or cannot outlive its
+ * server). Roots of other nodes (`svc-pool-*` with another tag: nodes sharing the data
+ * directory) are left alone and only counted: they are their node's to adopt or remove.
  */
-export async function recordedGuests(rootDir: string, guestPrefix: string, backend: IsolationKind): Promise<{ readonly records: readonly GuestRecord[]; readonly removed: number }> {
+export async function recordedGuests(
+  rootDir: string,
+  guestPrefix: string,
+  backend: IsolationKind,
+): Promise<{ readonly records: readonly GuestRecord[]; readonly removed: number; readonly othersLeft: number }> {
   let names: string[];
   try {
     names = await readdir(rootDir);
   } catch {
-    return { records: [], removed: 0 };
+    return { records: [], removed: 0, othersLeft: 0 };
   }
   const records: GuestRecord[] = [];
   let removed = 0;
+  let othersLeft = 0;
   for (const name of names.filter((entry) => entry.startsWith('svc-pool-'))) {
+    if (!name.startsWith(guestPrefix)) {
+      othersLeft += 1;
+      continue;
+    }
     const root = join(rootDir, name);
-    const record = name.startsWith(guestPrefix) ? await readRecord(root, name, backend) : undefined;
+    const record = await readRecord(root, name, backend);
     if (record !== undefined) {
       records.push(record);
     } else {
@@ -44,7 +55,7 @@ export async function recordedGuests(rootDir: string, guestPrefix: string, backe
       removed += 1;
     }
   }
-  return { records, removed };
+  return { records, removed, othersLeft };
 }
 
 async function readRecord(root: string, guestId: string, backend: IsolationKind): Promise<GuestRecord | undefined> {
