@@ -8,7 +8,7 @@ export interface SchedulerWorkerOptions {
   readonly logger: Logger;
   /** How often the sweep (lost runners, timeouts, stalled runs) runs. */
   readonly sweepEveryMs?: number;
-  /** At start, running jobs' leases last at least this long (Engine.grantReconnectGrace). */
+  /** At start, this node's running jobs' leases last at least this long (Engine.grantReconnectGrace). */
   readonly reconnectGraceMs?: number;
 }
 
@@ -20,9 +20,10 @@ export const RECONNECT_GRACE_MS = 90_000;
  * The `scheduler` worker: advances runs announced on RUN_ADVANCE_CHANNEL (one at a time, each
  * run once however often it was announced meanwhile) and sweeps every 5 s, so a lost
  * notification or a node that died costs latency only. `stop` unsubscribes, cancels the next
- * sweep and waits for the pass in flight. At start, jobs that were running when the previous
- * server stopped get a reconnect grace before their leases can lapse: their runners may have
- * kept them going through the outage and renew once they reach the server again.
+ * sweep and waits for the pass in flight. At start, jobs this node was hearing from when its
+ * previous server stopped get a reconnect grace before their leases can lapse: their runners may
+ * have kept them going through the outage and renew once they reach the server again (other
+ * nodes' jobs are theirs, or taken over when their node is dead).
  */
 export function createSchedulerWorker(options: SchedulerWorkerOptions): Worker {
   const { engine, notifier, logger } = options;
