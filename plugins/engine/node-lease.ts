@@ -18,6 +18,9 @@ export interface NodeLeaseOptions {
 }
 
 export const NODE_LEASE_TTL_MS = 15_000;
+
+/** The leases this process holds (several hosts in one process: tests, embedding). */
+const heldHere = new Set<string>();
 export const NODE_LEASE_RENEW_MS = 5_000;
 
 /**
@@ -36,7 +39,7 @@ export function createNodeLease(options: NodeLeaseOptions): { readonly liveness:
     pid: process.pid,
     version: options.version,
     ttlMs: options.ttlMs ?? NODE_LEASE_TTL_MS,
-    predecessorGone: (holder) => predecessorGone(holder),
+    predecessorGone: (holder) => !heldHere.has(holder.owner) && predecessorGone(holder),
   };
   let claimed: Promise<void> | undefined;
   let timer: NodeJS.Timeout | undefined;
@@ -70,6 +73,7 @@ export function createNodeLease(options: NodeLeaseOptions): { readonly liveness:
     registered() {
       claimed ??= registry.register(registration).then(() => {
         logger.info({ node: options.nodeId, ttlMs: registration.ttlMs }, `node ${options.nodeId}: liveness lease taken`);
+        heldHere.add(registration.instance);
         schedule();
       });
       return claimed;
@@ -82,6 +86,7 @@ export function createNodeLease(options: NodeLeaseOptions): { readonly liveness:
       stopped = true;
       clearTimeout(timer);
       await renewing;
+      heldHere.delete(registration.instance);
       if (claimed === undefined) return;
       await registry.release(registration).catch((error: unknown) => logger.warn({ err: error }, `node ${options.nodeId}: releasing the liveness lease failed; it lapses by itself`));
     },

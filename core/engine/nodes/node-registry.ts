@@ -21,7 +21,7 @@ export interface NodeRegistration extends NodeHolder {
    * The id's lease is live but held by `holder`: answers whether that holder is this process's
    * own dead predecessor (same host, its pid gone), whose lease may be taken at once.
    */
-  readonly predecessorGone: (holder: NodeHolder) => boolean;
+  readonly predecessorGone: (holder: NodeHolder & { readonly owner: string }) => boolean;
 }
 
 export type NodeState = 'live' | 'lapsed' | 'stopped';
@@ -78,7 +78,7 @@ export function createNodeRegistry(deps: { readonly database: Database; readonly
         .execute();
       if (await leases.claim(NODES_TABLE, nodeId, instance, ttlMs)) return describe(registration);
       const holder = await db.selectFrom('engine_nodes').selectAll().where('id', '=', nodeId).executeTakeFirst();
-      if (holder && holder.lease_owner !== null && registration.predecessorGone({ host: holder.host, pid: Number(holder.pid) })) {
+      if (holder && holder.lease_owner !== null && registration.predecessorGone({ host: holder.host, pid: Number(holder.pid), owner: holder.lease_owner })) {
         const now = clock.now();
         const taken = await db
           .updateTable('engine_nodes')
