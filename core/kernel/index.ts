@@ -34,7 +34,7 @@ export type { CommandDefinition, CommandContext, CommandOption, CommandArgument 
 export { coreServices, type SystemAuth, type HostLifecycle } from './core-services.js';
 export type { SvcConfig } from './config/load-config.js';
 export { loadConfig } from './config/load-config.js';
-export { hostNodeId, NODE_ID_PATTERN, readNodeId, type NodeIdentity } from './config/node-id.js';
+export { defaultNodeId, NODE_ID_PATTERN, readNodeId, type NodeIdentity } from './config/node-id.js';
 export type { EnvConfig, Env, ListenAddress } from './config/env-config.js';
 export type { OperatorConfig } from './config/operator-schema.js';
 export { createHost, type Host, type HostOptions } from './host.js';

@@ -14,7 +14,7 @@ export interface SvcConfig {
   /** The operator config file read, if any. */
   readonly configFile: string | undefined;
   readonly credentialStore: CredentialStoreKind;
-  /** This node's id (`SVC_NODE_ID`, default from the host name; node-id.ts). */
+  /** This node's id (`SVC_NODE_ID`, default from the host name and the data directory; node-id.ts). */
   readonly node: NodeIdentity;
 }
 
@@ -39,6 +39,6 @@ export function loadConfig(options: LoadConfigOptions): SvcConfig {
     dataDir,
     configFile: explicitFile || existsSync(configPath) ? configPath : undefined,
     credentialStore: env.credentialStore ?? operator.credential_store ?? 'file',
-    node: readNodeId(options.env.SVC_NODE_ID, options.hostname),
+    node: readNodeId(options.env.SVC_NODE_ID, dataDir, options.hostname),
   };
 }
