@@ -22,6 +22,9 @@ export const NODE_LEASE_TTL_MS = 15_000;
 /** The leases this process holds (several hosts in one process: tests, embedding). */
 const heldHere = new Set<string>();
 export const NODE_LEASE_RENEW_MS = 5_000;
+/** Nodes gone for a week leave the list (NodeRegistry.prune), checked every 60th renewal. */
+const FORGET_AFTER_MS = 7 * 24 * 3600_000;
+const PRUNE_EVERY = 60;
 
 /**
  * This process's hold on its node id: claimed once (the first of the pool's start and this
@@ -46,6 +49,7 @@ export function createNodeLease(options: NodeLeaseOptions): { readonly liveness:
   let renewing: Promise<void> | undefined;
   let stopped = false;
   let held = true;
+  let renewals = 0;
 
   const renew = async (): Promise<void> => {
     try {
@@ -53,6 +57,10 @@ export function createNodeLease(options: NodeLeaseOptions): { readonly liveness:
       if (!now && held) logger.error({ node: options.nodeId }, `node ${options.nodeId}: another process took this node id's lease; give each node its own SVC_NODE_ID`);
       else if (now && !held) logger.warn({ node: options.nodeId }, `node ${options.nodeId}: liveness lease held again`);
       held = now;
+      if (++renewals % PRUNE_EVERY === 0) {
+        const forgotten = await registry.prune(FORGET_AFTER_MS);
+        if (forgotten > 0) logger.info({ nodes: forgotten }, 'forgot nodes gone for a week');
+      }
     } catch (error) {
       logger.warn({ err: error, node: options.nodeId }, `node ${options.nodeId}: renewing the liveness lease failed; retrying (other nodes take this node's jobs over once it lapses)`);
     }

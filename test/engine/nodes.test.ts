@@ -70,6 +70,7 @@ for (const backend of ENGINE_BACKENDS) {
       assert.equal((await registry.list())[0]?.state, 'live');
       await registry.release(a);
       assert.equal((await registry.list())[0]?.state, 'stopped');
+      assert.equal((await registry.list())[0]?.leaseExpiresAt, fx.clock.now(), 'when it stopped');
       await registry.register(registration('node-a', 'a-2'));
       assert.equal((await registry.list())[0]?.state, 'live', 'a stopped node id is free to take');
     });
@@ -92,6 +93,15 @@ for (const backend of ENGINE_BACKENDS) {
       fx.clock.advance(TTL + 1);
       await registry.register(registration('node-a', 'a-4'));
       assert.equal((await registry.list()).length, 1);
+    });
+
+    it('nodes gone for longer than asked are forgotten, unless a running job still names them', async (t) => {
+      const { fx, a, registry } = await twoNodes(t, backend.kind);
+      await runningJob(fx, a);
+      await registry.release(registration('node-b', 'b-1'));
+      fx.clock.advance(8 * 24 * 3600_000);
+      assert.equal(await registry.prune(7 * 24 * 3600_000), 1);
+      assert.deepEqual((await registry.list()).map((node) => node.id), ['node-a'], "node-a's lease lapsed a week ago, but its job still runs");
     });
 
     it("a dead node's running job fails once its runner is unheard for a renewal, with the reason naming the node, and its steps closed", async (t) => {

@@ -30,7 +30,7 @@ export interface NodeInfo extends NodeHolder {
   readonly id: string;
   readonly state: NodeState;
   readonly startedAt: number;
-  /** Until when its lease holds (null once it stopped cleanly). */
+  /** Until when its lease holds; once it stopped cleanly, when it stopped. */
   readonly leaseExpiresAt: number | null;
   readonly version: string;
   readonly url: string | null;
@@ -50,9 +50,14 @@ export interface NodeRegistry {
   register(registration: NodeRegistration): Promise<void>;
   /** Extends this process's lease (re-claiming it if it lapsed and nobody took it); false when lost. */
   renew(registration: NodeRegistration, url: string | null): Promise<boolean>;
-  /** Frees the id (clean stop): the node shows as stopped. */
+  /** Frees the id (clean stop): the node shows as stopped, `leaseExpiresAt` the time it stopped. */
   release(registration: NodeRegistration): Promise<void>;
   list(): Promise<NodeInfo[]>;
+  /**
+   * Forgets nodes not live for `olderThanMs` that no running job names (ids come and go: a
+   * default id follows the data directory, containers get new host names). Answers how many.
+   */
+  prune(olderThanMs: number): Promise<number>;
 }
 
 export function createNodeRegistry(deps: { readonly database: Database; readonly leases: Leases; readonly clock: Clock }): NodeRegistry {
@@ -103,7 +108,23 @@ export function createNodeRegistry(deps: { readonly database: Database; readonly
       return held;
     },
     async release(registration) {
-      await leases.release(NODES_TABLE, registration.nodeId, registration.instance);
+      // Not Leases.release: the expiry stays as the time the node stopped (prune reads it).
+      const now = clock.now();
+      await db
+        .updateTable('engine_nodes')
+        .set({ lease_owner: null, lease_expires_at: now })
+        .where('id', '=', registration.nodeId)
+        .where('lease_owner', '=', registration.instance)
+        .execute();
+    },
+    async prune(olderThanMs) {
+      const before = clock.now() - olderThanMs;
+      const result = await db
+        .deleteFrom('engine_nodes')
+        .where('lease_expires_at', '<', before)
+        .where((eb) => eb.not(eb.exists(eb.selectFrom('engine_jobs').select('id').whereRef('engine_jobs.node_id', '=', 'engine_nodes.id').where('engine_jobs.status', '=', 'in_progress'))))
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
     },
     async list() {
       const now = clock.now();
