@@ -6,6 +6,7 @@
  * its guest and leaves the failed job as it is. No proxy: the guest reaches node-a only.
  */
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
 import { after, describe, it } from 'node:test';
 import type { RunView } from '../../plugins/engine/run-view.js';
 import { useBundle } from '../local-runs/run-cli-harness.js';
@@ -30,6 +31,30 @@ jobs:
         run: echo "never"
 `;
 
+/**
+ * Kills what is left of a guest: on the process backend, stopping a guest mid-job ends its
+ * runner's process group, but the job's worker runs in its own group (and retries its reports
+ * to a server that is gone for up to 15 minutes).
+ */
+function killGuestLeftovers(guestId: string): void {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let cmdline = '';
+    try {
+      cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+    } catch {
+      continue;
+    }
+    if (cmdline.includes(guestId)) {
+      try {
+        process.kill(Number(entry), 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+  }
+}
+
 const PLUGINS = ['management-api', 'blobs', 'engine', 'local-runs', 'vm-pool', 'runner-protocol'];
 
 describe('kill -9 of the node whose guest runs a job', { skip: postgres.skip }, () => {
@@ -45,6 +70,7 @@ describe('kill -9 of the node whose guest runs a job', { skip: postgres.skip }, 
     const a = await serve(t, {}, envA);
     const b = await serve(t, {}, envB);
     const guest = await eventually('a warm guest on node-a', async () => (await poolView(a.base)).guests?.find((g) => g.phase === 'idle'));
+    onCleanup(t, () => killGuestLeftovers(guest.guest_id));
 
     const runId = await submitWorkflow(a.base, WORKFLOW);
     const view = () => api<RunView>(b.base, `/api/v1/runs/${runId}`);
