@@ -7,11 +7,12 @@
  */
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { RunView } from '../../plugins/engine/run-view.js';
 import { useBundle } from '../local-runs/run-cli-harness.js';
 import { createHostEnv } from '../support/host-env.js';
-import { onCleanup, postgresSchemaUrl, requireService } from '../support/services.js';
+import { onCleanup, postgresSchemaUrl, requireService, tempDir } from '../support/services.js';
 import { alive, api, eventually, freePort, poolView, serve, submitWorkflow } from '../vm-pool/support.js';
 
 after(useBundle('e2e-nodes'));
@@ -60,7 +61,8 @@ const PLUGINS = ['management-api', 'blobs', 'engine', 'local-runs', 'vm-pool', '
 describe('kill -9 of the node whose guest runs a job', { skip: postgres.skip }, () => {
   it('the other node fails the job with the reason within 90 s; the dead node restarted leaves it alone', async (t) => {
     const { url } = postgresSchemaUrl(t, postgres.url ?? '');
-    const common = { SVC_LOG_LEVEL: 'info', SVC_DATABASE_URL: url };
+    // The first node makes the cluster key the shared keys are sealed under; the second reads it.
+    const common = { SVC_LOG_LEVEL: 'info', SVC_DATABASE_URL: url, SVC_CLUSTER_KEY_FILE: join(await tempDir(t), 'cluster.key') };
     const envA = createHostEnv({ ...common, SVC_NODE_ID: 'node-a', SVC_POOL_BACKEND: 'process', SVC_POOL_WARM: '1', SVC_POOL_MAX: '1', SVC_LISTEN: `127.0.0.1:${await freePort()}` });
     const envB = createHostEnv({ ...common, SVC_NODE_ID: 'node-b' });
     for (const env of [envA, envB]) {

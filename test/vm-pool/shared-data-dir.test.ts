@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { spawnCli } from '../support/spawn-cli.js';
 import { createHostEnv } from '../support/host-env.js';
-import { onCleanup, postgresSchemaUrl, requireService } from '../support/services.js';
+import { onCleanup, postgresSchemaUrl, requireService, tempDir } from '../support/services.js';
 import { alive, api, eventually, freePort, poolView, runnerNames, serve, type Served } from './support.js';
 
 const postgres = await requireService('postgres');
@@ -24,7 +24,9 @@ interface NodesView {
 describe('two nodes on one data directory and one store', { skip: postgres.skip }, () => {
   it("each adopts only its own guests after a kill -9, and a third process with a live node's id is refused", async (t) => {
     const { url } = postgresSchemaUrl(t, postgres.url ?? '');
-    const shared = createHostEnv({ SVC_LOG_LEVEL: 'info', SVC_POOL_BACKEND: 'process', SVC_POOL_WARM: '1', SVC_POOL_MAX: '1', SVC_DATABASE_URL: url });
+    // The first node makes the cluster key the shared keys are sealed under; the second reads it.
+    const clusterKey = join(await tempDir(t), 'cluster.key');
+    const shared = createHostEnv({ SVC_LOG_LEVEL: 'info', SVC_POOL_BACKEND: 'process', SVC_POOL_WARM: '1', SVC_POOL_MAX: '1', SVC_DATABASE_URL: url, SVC_CLUSTER_KEY_FILE: clusterKey });
     onCleanup(t, () => shared.cleanup());
     shared.writePlugins(['management-api', 'blobs', 'engine', 'local-runs', 'vm-pool', 'runner-protocol'].map((id) => `[[plugin]]\nid = "${id}"\n`).join('\n'));
     const portA = await freePort();
