@@ -6,6 +6,8 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { readVersions } from '../../core/kernel/index.js';
+import { withPooledSigningKey } from '../../test/support/pooled-signing-key.js';
+import { testRsaKey } from '../../test/support/test-rsa-keys.js';
 import { loadCorpus } from './replay/load-corpus.js';
 import { replayCorpus, type ReplayResult } from './replay/run-corpus.js';
 
@@ -28,7 +30,15 @@ describe(`runner-protocol replay corpus (runner ${runnerVersion})`, () => {
 
   before(() => {
     // One replay for the suite (servers shared per profile, as the CLI does); each test awaits its own result.
-    void replayCorpus({ corpus, runnerVersion, onResult: (result) => settle.get(result.name)?.(result) }).catch((error: unknown) => {
+    // Runners' keys and servers' signing keys from the machine's pool of test keys: RSA key
+    // generation was most of this suite's CPU time.
+    void replayCorpus({
+      corpus,
+      runnerVersion,
+      newRsaKey: testRsaKey,
+      serverOptions: { wrapCatalog: (catalog) => withPooledSigningKey(catalog, { SVC_CREDENTIAL_STORE: 'memory' }) },
+      onResult: (result) => settle.get(result.name)?.(result),
+    }).catch((error: unknown) => {
       for (const resolve of settle.values()) resolve({ name: '?', status: 'fail', reason: `the replay stopped: ${(error as Error).message}` });
     });
   });

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { generateKeyPairSync } from 'node:crypto';
 import { describe, it, type TestContext } from 'node:test';
 import Fastify from 'fastify';
 import { createMemoryCredentialStore } from '../../backends/credentials/index.js';
@@ -8,7 +7,7 @@ import { createSilentLogger, localSharedKeys, randomIds, type SystemAuth } from 
 import { createRunnerProtocolServices, requireRunnerToken, runnerOf, runnerProtocolMigrations, type RunnerProtocolServices } from '../../plugins/runner-protocol/index.js';
 import { ManualClock } from '../support/manual-clock.js';
 import { onCleanup, tempDir } from '../support/services.js';
-import { publicKeyWire } from './scripted-runner.js';
+import { newRunnerKey, publicKeyWire } from './scripted-runner.js';
 
 const noSystemAuth: SystemAuth = { verifyHeader: () => false };
 
@@ -33,7 +32,7 @@ async function services(t: TestContext): Promise<{ services: RunnerProtocolServi
 }
 
 function agentBody(name: string) {
-  const key = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
+  const key = newRunnerKey();
   return { name, version: '2.337.0', osDescription: 'Linux', labels: [{ name: 'self-hosted', type: 'system' as const }], publicKey: publicKeyWire(key), ephemeral: false, disableUpdate: false };
 }
 

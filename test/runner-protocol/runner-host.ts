@@ -3,6 +3,7 @@ import { engineServiceRef, reportingServiceRef, type Engine, type Reporting } fr
 import { coreServices, createHost, createSilentLogger, defaultCatalog, definePlugin, type Host } from '../../core/kernel/index.js';
 import type { BlobStore, Database, SharedKeys, SnapshotStore } from '../../core/ports/index.js';
 import { createHostEnv, TEST_SYSTEM_TOKEN } from '../support/host-env.js';
+import { withPooledSigningKey } from '../support/pooled-signing-key.js';
 import { ManualClock } from '../support/manual-clock.js';
 import { onCleanup, postgresSchemaUrl, requireService } from '../support/services.js';
 import { createRunnerProtocolPlugin, type RunnerProtocolOptions } from '../../plugins/runner-protocol/index.js';
@@ -80,14 +81,17 @@ export async function runnerHost(t: TestContext, options: RunnerHostOptions = {}
       cwd: hostEnv.dir,
       logger: createSilentLogger(),
       clock,
-      catalog: {
-        ...defaultCatalog,
-        plugins: {
-          ...defaultCatalog.plugins,
-          [GRABBER_ID]: async () => ({ plugin: grabber }),
-          ...(options.plugin === undefined ? {} : { 'runner-protocol': async () => ({ plugin: createRunnerProtocolPlugin(options.plugin) }) }),
+      catalog: withPooledSigningKey(
+        {
+          ...defaultCatalog,
+          plugins: {
+            ...defaultCatalog.plugins,
+            [GRABBER_ID]: async () => ({ plugin: grabber }),
+            ...(options.plugin === undefined ? {} : { 'runner-protocol': async () => ({ plugin: createRunnerProtocolPlugin(options.plugin) }) }),
+          },
         },
-      },
+        hostEnv.env,
+      ),
     });
   const host = await boot();
   onCleanup(t, () => host.stop());

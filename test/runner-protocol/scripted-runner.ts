@@ -7,9 +7,10 @@
  * runners?name= → runners/register, and no connection test.
  */
 import assert from 'node:assert/strict';
-import { createPublicKey, generateKeyPairSync, randomUUID, type KeyObject } from 'node:crypto';
+import { createPublicKey, randomUUID, type KeyObject } from 'node:crypto';
 import { SignJWT } from 'jose';
 import type { Clock } from '../../core/ports/index.js';
+import { testRsaKey } from '../support/test-rsa-keys.js';
 import { RunnerAdminClient, xmlPublicKey, type RegisteredRunnerWire, type RunnerGroupWire } from './runner-admin-client.js';
 import { expandRoute, locationsOf, send, unwrap, vssUrl, type HttpResult, type ResourceLocation } from './vss-client.js';
 
@@ -84,8 +85,9 @@ export async function clientAssertion(options: AssertionOptions): Promise<string
   return new SignJWT(claims).setProtectedHeader({ typ: 'JWT', alg: options.alg ?? 'RS256' }).sign(options.key);
 }
 
+/** A runner's fresh 2048-bit key: one no other runner of this test process has (test/support/test-rsa-keys.ts). */
 export function newRunnerKey(): KeyObject {
-  return generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
+  return testRsaKey();
 }
 
 /** TaskAgentPublicKey: big-endian exponent and modulus, base64. */

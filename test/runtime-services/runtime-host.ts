@@ -10,6 +10,7 @@ import { coreServices, createHost, createSilentLogger, defaultCatalog, definePlu
 import type { BlobStore, BlobUrlSigner, Database, SharedKeys, SnapshotStore } from '../../core/ports/index.js';
 import { createRuntimeServicesPlugin } from '../../plugins/runtime-services/index.js';
 import { createHostEnv, TEST_SYSTEM_TOKEN } from '../support/host-env.js';
+import { withPooledSigningKey } from '../support/pooled-signing-key.js';
 import { ManualClock } from '../support/manual-clock.js';
 import { onCleanup, postgresSchemaUrl, requireService } from '../support/services.js';
 import type { RunnerHost } from '../runner-protocol/runner-host.js';
@@ -73,15 +74,18 @@ export async function runtimeHost(t: TestContext, kind: StoreKind, env: Record<s
     cwd: hostEnv.dir,
     logger: createSilentLogger(),
     clock,
-    catalog: {
-      ...defaultCatalog,
-      plugins: {
-        ...defaultCatalog.plugins,
-        [GRABBER_ID]: async () => ({ plugin: grabber }),
-        // No background sweeps: tests run passes themselves (sweepRuntimeServices).
-        'runtime-services': async () => ({ plugin: createRuntimeServicesPlugin({ sweepEveryMs: 24 * 60 * 60 * 1000 }) }),
+    catalog: withPooledSigningKey(
+      {
+        ...defaultCatalog,
+        plugins: {
+          ...defaultCatalog.plugins,
+          [GRABBER_ID]: async () => ({ plugin: grabber }),
+          // No background sweeps: tests run passes themselves (sweepRuntimeServices).
+          'runtime-services': async () => ({ plugin: createRuntimeServicesPlugin({ sweepEveryMs: 24 * 60 * 60 * 1000 }) }),
+        },
       },
-    },
+      hostEnv.env,
+    ),
   });
   onCleanup(t, () => host.stop());
   if (!grabbed) throw new Error('the grabber plugin was not initialised');

@@ -87,10 +87,15 @@ function jitConfig(input: JsonObject, keys: KeyRing, as: string): JsonValue {
   return { runner, credentials, publicKey: publicKeyVariable(key) };
 }
 
-export async function derive(kind: DeriveKind, input: JsonObject, keys: KeyRing, as: string): Promise<JsonValue> {
+/** A fresh 2048-bit RSA key, as `config.sh` makes: generated, unless the caller brings its own source. */
+export type RsaKeySource = () => KeyObject;
+
+const generateRsaKey: RsaKeySource = () => generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
+
+export async function derive(kind: DeriveKind, input: JsonObject, keys: KeyRing, as: string, newRsaKey: RsaKeySource = generateRsaKey): Promise<JsonValue> {
   switch (kind) {
     case 'rsaKey': {
-      const key = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
+      const key = newRsaKey();
       keys.set(as, key);
       return publicKeyVariable(key);
     }

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { isEmptyAnswer, readBody, type Answer, type Comparator } from './compare.js';
-import { derive, DeriveError, type KeyRing } from './derive.js';
+import { derive, DeriveError, type KeyRing, type RsaKeySource } from './derive.js';
 import { prepareRequest, RequestError, send, type HttpSettings } from './http.js';
 import { baseKey, locationsOf, type ResourceLocation } from './locations.js';
 import { readPath } from './paths.js';
@@ -39,6 +39,8 @@ export interface ExecuteOptions {
   readonly comparator: Comparator;
   readonly runnerVersion: string;
   readonly target: Target;
+  /** Where `derive: rsaKey` gets a runner's key (default: generated). */
+  readonly newRsaKey?: RsaKeySource;
 }
 
 class StepFailure extends Error {}
@@ -155,7 +157,7 @@ class ScenarioRun {
       for (const [name, value] of Object.entries(step.set)) this.vars[name] = substitute(value, this.vars);
     } else if ('derive' in step) {
       const input = substitute(step.with ?? {}, this.vars) as JsonObject;
-      this.vars[step.as] = await derive(step.derive, input, this.keys, step.as);
+      this.vars[step.as] = await derive(step.derive, input, this.keys, step.as, this.options.newRsaKey);
     } else if ('assert' in step) {
       const value = substitute(step.value, this.vars);
       const failures = this.options.comparator.compareValue({ ...(step.schema ? { schema: step.schema } : {}), ...(step.match === undefined ? {} : { match: substitute(step.match, this.vars) }) }, value);

@@ -6,7 +6,8 @@
  */
 import { Comparator } from './compare.js';
 import { runScenario, type ScenarioOutcome, type Target } from './execute.js';
-import { startInProcessServer, type InProcessServer } from './in-process-server.js';
+import type { RsaKeySource } from './derive.js';
+import { startInProcessServer, type InProcessServer, type InProcessServerOptions } from './in-process-server.js';
 import type { LoadedCorpus } from './load-corpus.js';
 import type { Scenario } from './scenario-types.js';
 import { satisfies } from './versions.js';
@@ -30,6 +31,10 @@ export interface ReplayOptions {
   readonly timeoutMs?: number;
   /** Called as each scenario finishes (the CLI prints its line then). */
   readonly onResult?: (result: ReplayResult) => void;
+  /** Where runners' keys come from (default: generated; the test suite takes them from its pool). */
+  readonly newRsaKey?: RsaKeySource;
+  /** How in-process servers are started (the test suite seeds their signing keys). */
+  readonly serverOptions?: InProcessServerOptions;
 }
 
 export function selectScenarios(corpus: LoadedCorpus, only: readonly string[] | undefined): Scenario[] {
@@ -52,7 +57,7 @@ export async function replayCorpus(options: ReplayOptions): Promise<ReplayResult
     if (!server) {
       const profile = corpus.settings.servers[profileName];
       if (!profile) throw new Error(`no server profile '${profileName}'`);
-      server = startInProcessServer(profile, corpus.settings.defaultTimings);
+      server = startInProcessServer(profile, corpus.settings.defaultTimings, options.serverOptions);
       servers.set(profileName, server);
     }
     return (await server).target;
@@ -73,7 +78,7 @@ export async function replayCorpus(options: ReplayOptions): Promise<ReplayResult
       } else {
         let outcome: ScenarioOutcome;
         try {
-          outcome = await runScenario(scenario, { http, comparator, runnerVersion, target: await targetFor(server) });
+          outcome = await runScenario(scenario, { http, comparator, runnerVersion, target: await targetFor(server), ...(options.newRsaKey ? { newRsaKey: options.newRsaKey } : {}) });
         } catch (error) {
           outcome = { name, status: 'fail', reason: `the server did not start: ${(error as Error).message}`, exchanges: [], durationMs: 0 };
         }
