@@ -3,7 +3,8 @@
  * next job dispatched (claimed, its message built with a job token, as the Listener hands it to
  * the Worker), and the environment a job step gets from that message as the runner derives it
  * (RUNNER-PROTOCOL.md §5.1). Steps run the real toolkit clients in a child process
- * (toolkit/toolkit-step.mjs), so their env-derived configuration is the job's.
+ * (toolkit/toolkit-step.mjs, bundled as actions ship: toolkit/step-bundle.ts), so their
+ * env-derived configuration is the job's.
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -16,6 +17,7 @@ import { decodeContextData, fromContextData, type JsonObject, type JsonValue } f
 import { onCleanup } from '../support/services.js';
 import { dispatchNext, RUNNER, WORKFLOW_PATH, type DispatchedJob } from '../runner-protocol/worker-job.js';
 import type { RuntimeHost } from './runtime-host.js';
+import { toolkitStepBundle } from './toolkit/step-bundle.js';
 
 export const REPOSITORY = 'acme/widgets';
 const SHA = 'c'.repeat(40);
@@ -132,12 +134,11 @@ export function stepDirs(t: TestContext): { readonly workspace: string; readonly
   return dirs;
 }
 
-const STEP_SCRIPT = new URL('./toolkit/toolkit-step.mjs', import.meta.url).pathname;
 
 /** Runs one toolkit operation as a step of the job whose env is given; fails the test when the step throws. */
 export async function runStep<T>(env: Record<string, string>, operation: string, args: Readonly<Record<string, unknown>>): Promise<StepRun<T>> {
   const resultFile = join(env['RUNNER_TEMP'] ?? tmpdir(), `result-${Math.random().toString(36).slice(2)}.json`);
-  const child = spawn(process.execPath, [STEP_SCRIPT, operation, JSON.stringify(args), resultFile], { cwd: env['GITHUB_WORKSPACE'], env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [await toolkitStepBundle(), operation, JSON.stringify(args), resultFile], { cwd: env['GITHUB_WORKSPACE'], env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   let errors = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
