@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import type { JobRecord } from '../../core/engine/index.js';
 import { delay, queueRun } from '../runner-protocol/listener-fixture.js';
 import { runnerHost, type RunnerHost, type StoreKind } from '../runner-protocol/runner-host.js';
+import { entryBundle } from '../support/entry-bundle.js';
 import { onCleanup } from '../support/services.js';
 import { spawnCli, type CliProcess } from '../support/spawn-cli.js';
 
@@ -81,7 +82,7 @@ export async function configure(t: TestContext, h: RunnerHost, root: string, nam
 /** Environment that makes the listener start the test worker in `mode`, logging to `log`. */
 export function testWorkerEnv(mode: string, log: string): Record<string, string> {
   return {
-    SVC_RUNNER_WORKER_COMMAND: JSON.stringify([process.execPath, '--import', 'tsx', TEST_WORKER]),
+    SVC_RUNNER_WORKER_COMMAND: JSON.stringify([process.execPath, entryBundle(TEST_WORKER)]),
     TEST_WORKER_MODE: mode,
     TEST_WORKER_LOG: log,
   };
