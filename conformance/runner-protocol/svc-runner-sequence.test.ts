@@ -7,6 +7,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { readVersions } from '../../core/kernel/index.js';
+import { withPooledSigningKey } from '../../test/support/pooled-signing-key.js';
+import { testRsaKey } from '../../test/support/test-rsa-keys.js';
 import { loadCorpus } from './replay/load-corpus.js';
 import { checkScenario, RUNNER_PLANS } from './svc-runner/index.js';
 
@@ -17,7 +19,8 @@ const corpus = loadCorpus({ runnerVersion, expectedRecordedAgainst: runnerVersio
 describe(`svc-runner's sequence against the replay corpus (runner ${runnerVersion})`, () => {
   for (const plan of RUNNER_PLANS) {
     it(plan.scenario, { ...(plan.divergence === undefined ? {} : { todo: plan.divergence }), timeout: 240_000 }, async (t) => {
-      const result = await checkScenario(corpus, plan, runnerVersion);
+      // The replay's runner keys and the server's signing key from the machine's pool of test keys.
+      const result = await checkScenario(corpus, plan, runnerVersion, { newRsaKey: testRsaKey, wrapCatalog: (catalog) => withPooledSigningKey(catalog, { SVC_CREDENTIAL_STORE: 'memory' }) });
       if (result.comparison && result.comparison.extras.length > 0) t.diagnostic(`extra calls of svc-runner: ${result.comparison.extras.join(', ')}`);
       assert.equal(result.status, 'pass', `${result.reason ?? ''}\n  svc-runner's calls:\n    ${(result.comparison?.actual ?? []).join('\n    ')}`);
     });

@@ -4,6 +4,8 @@
  * its own label and repository; the two recordings compared (sequence.ts).
  */
 import { randomBytes } from 'node:crypto';
+import type { Catalog } from '../../../core/kernel/index.js';
+import type { RsaKeySource } from '../replay/derive.js';
 import { Comparator } from '../replay/compare.js';
 import { runScenario } from '../replay/execute.js';
 import type { HttpSettings } from '../replay/http.js';
@@ -26,7 +28,13 @@ export interface SequenceResult {
 
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export async function checkScenario(corpus: LoadedCorpus, plan: RunnerPlan, runnerVersion: string): Promise<SequenceResult> {
+/** Where the replay's runner keys come from and how the server's catalog is wrapped (the test suite: its key pool). */
+export interface CheckOptions {
+  readonly newRsaKey?: RsaKeySource;
+  readonly wrapCatalog?: (catalog: Catalog) => Catalog;
+}
+
+export async function checkScenario(corpus: LoadedCorpus, plan: RunnerPlan, runnerVersion: string, options: CheckOptions = {}): Promise<SequenceResult> {
   const name = plan.scenario;
   const scenario = corpus.scenarios.find((candidate) => candidate.definition.name === name);
   if (!scenario) return { name, status: 'fail', reason: `no scenario named ${name}` };
@@ -34,9 +42,9 @@ export async function checkScenario(corpus: LoadedCorpus, plan: RunnerPlan, runn
   if (!profile) return { name, status: 'fail', reason: `no server profile '${scenario.definition.server}'` };
   const http: HttpSettings = { headers: corpus.settings.headers, locationNames: corpus.locations, recordDefaults: corpus.settings.recordDefaults, timeoutMs: 120_000 };
 
-  const server = await startRecordingServer(profile, corpus.settings.defaultTimings);
+  const server = await startRecordingServer(profile, corpus.settings.defaultTimings, options.wrapCatalog);
   try {
-    const replay = await runScenario(scenario, { http, comparator: new Comparator(corpus.ajv), runnerVersion, target: server.target });
+    const replay = await runScenario(scenario, { http, comparator: new Comparator(corpus.ajv), runnerVersion, target: server.target, ...(options.newRsaKey ? { newRsaKey: options.newRsaKey } : {}) });
     if (replay.status !== 'pass') return { name, status: 'fail', reason: `the replay itself fails, so the corpus sequence is incomplete: ${replay.reason ?? ''}` };
     await delay(200);
     const corpusCalls = server.recorder.take();
