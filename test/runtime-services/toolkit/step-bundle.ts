@@ -6,7 +6,7 @@
  * the step script and the installed toolkit versions, so a changed script or an upgrade rebuilds.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,8 +28,14 @@ async function bundle(): Promise<string> {
   const hash = createHash('sha256').update(readFileSync(SCRIPT));
   for (const name of PACKAGES) hash.update(readFileSync(join(ROOT, 'node_modules', name, 'package.json')));
   hash.update(readFileSync(join(ROOT, 'package-lock.json')));
-  const out = join(tmpdir(), `svc-test-toolkit-step-${userInfo().uid}-${hash.digest('hex').slice(0, 16)}.mjs`);
-  if (existsSync(out)) return out;
+  const uid = userInfo().uid;
+  let out = join(tmpdir(), `svc-test-toolkit-step-${uid}-${hash.digest('hex').slice(0, 16)}.mjs`);
+  if (existsSync(out)) {
+    const stats = statSync(out);
+    // Only a bundle this user wrote and nobody else can change is run; else a private one.
+    if (stats.uid === uid && (stats.mode & 0o022) === 0) return out;
+    out = join(mkdtempSync(join(tmpdir(), 'svc-test-toolkit-step-')), 'toolkit-step.mjs');
+  }
   const part = `${out}.${randomBytes(4).toString('hex')}.mjs`;
   try {
     await build({
