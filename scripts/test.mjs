@@ -78,7 +78,9 @@ const concurrency = Math.max(2, availableParallelism() + 1);
 // root-level hooks become that suite's), one file after the other as within a file:
 // - unit tests (beside the code), spread over a few batches;
 // - integration folders whose files start in-process hosts and change nothing process-wide
-//   (environment, working directory), a few files of one folder per batch, so no batch gets long.
+//   (environment, working directory) that every file of the folder does not change alike
+//   (checkout-relay's support.ts isolates git config for all of them), a few files of one folder
+//   per batch, so no batch gets long.
 // --no-batch runs every file in a process of its own.
 const UNIT_ROOTS = ['core/', 'backends/', 'plugins/', 'cli/', 'runner/'];
 const BATCHED_FOLDERS = ['test/checkout-relay/', 'test/engine/', 'test/kernel/', 'test/runner-protocol/'];
