@@ -32,16 +32,17 @@ function walk(dir, out) {
 }
 
 // The longest files (a minute or so each on two cores) start first, so the run does not end
-// with one lane finishing them alone; everything else in path order.
+// with one lane finishing them alone; everything else in path order. (The svc-runner Worker
+// suites left this list when their workers stopped starting through tsx.)
 const LONGEST_FIRST = [
-  'conformance/runner-protocol/replay.test.ts',
-  'test/runtime-services/cache-toolkit.test.ts',
   'test/e2e/pool-run.test.ts',
-  'test/runtime-services/artifact-toolkit.test.ts',
-  'conformance/runner-protocol/svc-runner-sequence.test.ts',
   'test/runner-protocol/listener-dispatch.test.ts',
-  'test/svc-runner/actions-local.test.ts',
-  'test/svc-runner/worker-run-service.test.ts',
+  'test/runtime-services/cache-toolkit.test.ts',
+  'conformance/runner-protocol/replay.test.ts',
+  'test/runtime-services/artifact-cli.test.ts',
+  'conformance/runner-protocol/svc-runner-sequence.test.ts',
+  'test/runtime-services/artifact-toolkit.test.ts',
+  'test/runtime-services/oidc.test.ts',
 ];
 const rank = (file) => {
   const index = LONGEST_FIRST.indexOf(file);
