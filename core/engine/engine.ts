@@ -240,7 +240,7 @@ export function createEngine(deps: EngineDependencies): Engine {
         await loadRun(uow.tx, found.runId, rowLocks);
         const released = await uow.tx
           .updateTable('engine_jobs')
-          .set({ status: 'queued', runner_id: null, runner_name: null, lease_owner: null, lease_expires_at: null, node_id: null, heard_at: null, started_at: null, queued_at: uow.now, updated_at: uow.now })
+          .set({ status: 'queued', runner_id: null, runner_name: null, lease_owner: null, lease_expires_at: null, node_id: null, heard_at: null, home_node_id: null, started_at: null, queued_at: uow.now, updated_at: uow.now })
           .where('id', '=', jobId)
           .where('status', '=', 'in_progress')
           .where('lease_owner', '=', runnerId)

@@ -140,7 +140,7 @@ export function createRunnerProtocolPlugin(options: RunnerProtocolOptions = {}) 
       env.addRoutes({ auth: 'public', surfaces: RUNNER_SURFACES, register: (app) => legacy.registerRoutes(app) });
       env.provideService(
         runnerProvisioningServiceRef,
-        createRunnerProvisioning({ provisioner: services.provisioner, agents: services.agents, requests: legacy.deps.requests, base: () => lifecycle.publicUrl() }),
+        createRunnerProvisioning({ provisioner: services.provisioner, agents: services.agents, requests: legacy.deps.requests, base: () => lifecycle.publicUrl(), nodeId: config.node.id }),
       );
       // The broker flow (§2.5-§2.8) on the same stores and long poll: always served, so a runner
       // configured for it keeps working whatever SVC_RUNNER_FLOW says now.

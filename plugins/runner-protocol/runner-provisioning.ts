@@ -9,6 +9,8 @@ export interface RunnerProvisioningDeps {
   readonly requests: JobRequestsStore;
   /** The base runners reach us at (SVC_PUBLIC_URL, else the TCP listener), once HTTP listens. */
   readonly base: () => string;
+  /** This node: the home of every runner its pool mints. */
+  readonly nodeId: string;
 }
 
 /**
@@ -26,6 +28,7 @@ export function createRunnerProvisioning(deps: RunnerProvisioningDeps): RunnerPr
         poolId: BUILT_IN_POOL_ID,
         workFolder: request.workFolder ?? '_work',
         base: deps.base().replace(/\/+$/, ''),
+        homeNode: deps.nodeId,
       });
       return { encodedJitConfig, runnerId: agent.id };
     },

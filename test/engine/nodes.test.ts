@@ -147,6 +147,51 @@ for (const backend of ENGINE_BACKENDS) {
       assert.equal(await b.completeJob(jobId, runner.runnerId, { outcome: 'success' }), true);
     });
 
+    it("a guest of a dead node's pool that last reported through a live node fails once it is unheard (the machine took it along), naming its home node", async (t) => {
+      const { fx, b, registry } = await twoNodes(t, backend.kind);
+      const guest = { ...runner, homeNode: 'node-a' };
+      await fx.engine.createRun(runInput([job('build')]));
+      // node-a's guest, behind one URL: its poll and its renewals land on node-b.
+      const taken = await b.acquireJob(guest, 120_000);
+      assert.ok(taken);
+      assert.deepEqual([(await b.getJob(taken.job.id))?.nodeId, (await b.getJob(taken.job.id))?.homeNodeId], ['node-b', 'node-a']);
+      fx.clock.advance(50_000);
+      assert.equal((await b.renewJob(taken.job.id, guest.runnerId, 120_000)).held, true);
+      // node-a's machine dies with its guest; node-b lives on and hears nothing more.
+      for (let elapsed = 0; elapsed < 70_000; elapsed += 10_000) {
+        fx.clock.advance(10_000);
+        await registry.renew(registration('node-b', 'b-1'), null);
+        assert.equal((await b.sweep()).deadNodeJobs, 0, 'within a renewal and its retry the guest may still be alive');
+      }
+      fx.clock.advance(10_000);
+      await registry.renew(registration('node-b', 'b-1'), null);
+      const report = await b.sweep();
+      assert.equal(report.deadNodeJobs, 1);
+      assert.equal(report.lostJobs, 0, 'before its own lease ran out');
+      const failed = await b.getJob(taken.job.id);
+      assert.equal(failed?.status, 'failure');
+      assert.match(failed?.reason ?? '', /svc node 'node-a' whose built-in pool launched its runner/);
+    });
+
+    it("a live node's guest is kept however its home node's peers fare; a runner of no pool is left to its lease", async (t) => {
+      const { fx, a, b, registry } = await twoNodes(t, backend.kind);
+      await fx.engine.createRun(runInput([job('one')]));
+      await fx.engine.createRun(runInput([job('two')]));
+      const own = await a.acquireJob({ ...runner, runnerId: 'g1', homeNode: 'node-a' }, 120_000);
+      const external = await a.acquireJob({ runnerId: 'x1', runnerName: 'laptop', labels: ['self-hosted'] }, 120_000);
+      assert.ok(own && external);
+      assert.equal((await a.getJob(external.job.id))?.homeNodeId, null);
+      // node-b dies; node-a lives, its runners quiet within their leases.
+      for (let elapsed = 0; elapsed < 100_000; elapsed += 10_000) {
+        fx.clock.advance(10_000);
+        await registry.renew(registration('node-a', 'a-1'), null);
+        assert.equal((await a.sweep()).deadNodeJobs, 0);
+      }
+      assert.equal((await a.getJob(own.job.id))?.status, 'in_progress');
+      assert.equal((await a.getJob(external.job.id))?.status, 'in_progress');
+      void b;
+    });
+
     it('a node whose lease is live keeps its jobs, however long its runner is quiet within its lease', async (t) => {
       const { fx, a, b, registry } = await twoNodes(t, backend.kind);
       const { jobId } = await runningJob(fx, a);

@@ -81,6 +81,7 @@ export function testJobRecord(runId: number, instanceId: string, overrides: Part
     deferred: false,
     nodeId: null,
     heardAt: null,
+    homeNodeId: null,
     createdAt: 0,
     queuedAt: 0,
     startedAt: 0,

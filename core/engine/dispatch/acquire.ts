@@ -11,6 +11,8 @@ export interface RunnerIdentity {
   readonly runnerId: string;
   readonly runnerName: string;
   readonly labels: readonly string[];
+  /** The node whose built-in pool launched this runner, when one did. */
+  readonly homeNode?: string;
 }
 
 export interface Assignment {
@@ -54,6 +56,7 @@ export async function claimJob(uow: UnitOfWork, jobId: number, runner: RunnerIde
       // The runner is heard from through this node (dead-node-jobs.ts).
       node_id: nodeId,
       heard_at: now,
+      home_node_id: runner.homeNode ?? null,
       started_at: now,
       updated_at: now,
     })

@@ -77,6 +77,8 @@ export interface JobRecord {
   /** While it runs: the node that last heard from its runner (claim or lock renewal), and when. */
   readonly nodeId: string | null;
   readonly heardAt: number | null;
+  /** The node whose built-in pool launched its runner (a guest dies with its machine); null for other runners. */
+  readonly homeNodeId: string | null;
   readonly createdAt: number;
   readonly queuedAt: number | null;
   readonly startedAt: number | null;

@@ -71,6 +71,7 @@ export function toJobRecord(row: JobsTable): JobRecord {
     deferred: Boolean(row.deferred),
     nodeId: row.node_id ?? null,
     heardAt: num(row.heard_at ?? null),
+    homeNodeId: row.home_node_id ?? null,
     createdAt: Number(row.created_at),
     queuedAt: num(row.queued_at),
     startedAt: num(row.started_at),

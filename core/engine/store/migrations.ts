@@ -186,8 +186,9 @@ export const engineMigrations: readonly Migration[] = [
   },
   {
     // Several nodes on one store: each node's liveness lease (`engine_nodes`, through the Leases
-    // helper), and on each running job the node that last heard from its runner and when, so a
-    // survivor can fail the jobs a dead node was the only way to (scheduler/dead-node-jobs.ts).
+    // helper), and on each running job the node that last heard from its runner and when, and
+    // the node whose pool launched the runner, so a survivor can fail the jobs of a dead node
+    // (scheduler/dead-node-jobs.ts).
     name: '0006_nodes',
     async up(db: AnyKysely) {
       await db.schema
@@ -203,6 +204,7 @@ export const engineMigrations: readonly Migration[] = [
         .execute();
       await db.schema.alterTable('engine_jobs').addColumn('node_id', 'text').execute();
       await db.schema.alterTable('engine_jobs').addColumn('heard_at', 'bigint').execute();
+      await db.schema.alterTable('engine_jobs').addColumn('home_node_id', 'text').execute();
       await db.schema.createIndex('engine_jobs_node').on('engine_jobs').columns(['node_id', 'status']).execute();
     },
   },

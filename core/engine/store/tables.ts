@@ -83,6 +83,8 @@ export type JobsTable = {
   node_id: string | null;
   /** When that was (epoch ms; 0006). */
   heard_at: number | null;
+  /** The node whose built-in pool launched the job's runner, null for other runners (0006). */
+  home_node_id: string | null;
   created_at: number;
   updated_at: number;
   queued_at: number | null;

@@ -13,6 +13,8 @@ export interface RegisterInput {
   readonly authorizationUrl: string;
   /** Only the built-in pool's own provisioning (JIT) puts runners into a hosted pool. */
   readonly allowHostedPool?: boolean;
+  /** The node whose built-in pool mints this runner. */
+  readonly homeNode?: string;
 }
 
 /** Registering, replacing and removing runners, with the errors the runner understands. */
@@ -61,6 +63,7 @@ export function createAgentRegistry(deps: { readonly agents: AgentsStore; readon
       ephemeral: input.agent.ephemeral,
       disableUpdate: input.agent.disableUpdate,
       scopeUrl: input.scopeUrl,
+      homeNode: input.homeNode ?? null,
     };
   };
 

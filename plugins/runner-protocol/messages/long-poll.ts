@@ -57,7 +57,12 @@ export interface Delivery {
  */
 export async function nextMessage(deps: LongPollDeps, context: PollContext): Promise<Delivery | undefined> {
   const { runner, session, poll } = context;
-  const identity = { runnerId: engineRunnerId(runner.id), runnerName: runner.name, labels: runner.labels.map((label) => label.name) };
+  const identity = {
+    runnerId: engineRunnerId(runner.id),
+    runnerName: runner.name,
+    labels: runner.labels.map((label) => label.name),
+    ...(runner.homeNode === null ? {} : { homeNode: runner.homeNode }),
+  };
   for (;;) {
     const pending = await deps.messages.nextUndelivered(session.sessionId);
     if (pending !== undefined) {

@@ -20,6 +20,8 @@ export interface JitRequest {
   readonly gitHubUrl?: string;
   /** Server base the runner reaches us at (no trailing slash). */
   readonly base: string;
+  /** The node whose built-in pool mints the runner (its guest lives and dies with that node's machine). */
+  readonly homeNode?: string;
 }
 
 export interface JitResult {
@@ -65,6 +67,7 @@ export function createJitProvisioner(deps: { readonly registry: AgentRegistry; r
         scopeUrl: request.gitHubUrl ?? null,
         authorizationUrl: tokenUrl(request.base),
         allowHostedPool: true,
+        ...(request.homeNode === undefined ? {} : { homeNode: request.homeNode }),
       });
       const pool = await deps.pools.get(agent.poolId);
       if (!pool) throw new Error(`runner group ${agent.poolId} vanished while registering runner ${agent.id}`);

@@ -44,6 +44,7 @@ function toAgent(row: RunnerAgentsTable): AgentRecord {
     disableUpdate: Number(row.disable_update) === 1,
     status: row.status as AgentStatus,
     scopeUrl: row.scope_url,
+    homeNode: row.home_node ?? null,
     createdAt: Number(row.created_at),
     updatedAt: Number(row.updated_at),
   };
@@ -64,6 +65,7 @@ function draftColumns(draft: AgentDraft) {
     ephemeral: draft.ephemeral ? 1 : 0,
     disable_update: draft.disableUpdate ? 1 : 0,
     scope_url: draft.scopeUrl,
+    home_node: draft.homeNode ?? null,
   };
 }
 

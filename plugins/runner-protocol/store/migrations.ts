@@ -119,4 +119,12 @@ export const runnerProtocolMigrations: readonly Migration[] = [
       await db.schema.createIndex('runner_job_requests_agent').on('runner_job_requests').columns(['agent_id', 'finished_at']).execute();
     },
   },
+  {
+    // The node whose built-in pool minted a JIT runner (its guest dies with that machine): the
+    // engine fails such a runner's job once that node is dead and the runner unheard.
+    name: '0004_agent_home_node',
+    async up(db: AnyKysely) {
+      await db.schema.alterTable('runner_agents').addColumn('home_node', 'text').execute();
+    },
+  },
 ];

@@ -36,6 +36,8 @@ export interface AgentRecord {
   readonly disableUpdate: boolean;
   readonly status: AgentStatus;
   readonly scopeUrl: string | null;
+  /** The node whose built-in pool minted it; null for every other runner. */
+  readonly homeNode: string | null;
   readonly createdAt: number;
   readonly updatedAt: number;
 }
@@ -53,4 +55,5 @@ export interface AgentDraft {
   readonly ephemeral: boolean;
   readonly disableUpdate: boolean;
   readonly scopeUrl: string | null;
+  readonly homeNode?: string | null;
 }

@@ -41,6 +41,8 @@ export type RunnerAgentsTable = {
   status: string;
   /** The `--url` the runner was configured with (`http://host/owner/repo`), or null (JIT). */
   scope_url: string | null;
+  /** The node whose built-in pool minted it (0004), null for every other runner. */
+  home_node: string | null;
   created_at: number;
   updated_at: number;
 };
