@@ -1,5 +1,5 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
-import type { Readable, Writable } from 'node:stream';
+import { PassThrough, type Readable, type Writable } from 'node:stream';
 import { SvcError, UnavailableError } from '../../core/kernel/index.js';
 
 /** How the store runs git: which binary, with which environment. */
@@ -120,4 +120,24 @@ export async function runGit(git: Git, args: readonly string[], options: RunGitO
 /** stdout of a successful git command as trimmed text. */
 export async function gitText(git: Git, args: readonly string[], options: RunGitOptions = {}): Promise<string> {
   return (await runGit(git, args, options)).stdout.toString('utf8').trim();
+}
+
+/**
+ * git's stdout as a stream, `stdin` written to it first. The stream ends only once git exited 0,
+ * and errors with git's stderr otherwise, so a reader never takes a cut output for a whole one;
+ * destroying the stream stops git.
+ */
+export function gitOutputStream(git: Git, args: readonly string[], gitDir: string, stdin = ''): Readable {
+  const child = spawnGit(git, args, gitDir);
+  const out = new PassThrough();
+  child.process.stdin.end(stdin);
+  child.process.stdout.pipe(out, { end: false });
+  child.exited.then(
+    () => out.end(),
+    (error: unknown) => out.destroy(error as Error),
+  );
+  out.on('close', () => {
+    if (child.process.exitCode === null && child.process.signalCode === null) child.process.kill('SIGTERM');
+  });
+  return out;
 }

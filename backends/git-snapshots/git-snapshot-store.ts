@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { PassThrough, type Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { NotFoundError, type Logger } from '../../core/kernel/index.js';
 import type { Clock, SnapshotCommit, SnapshotStore, SnapshotTag } from '../../core/ports/index.js';
 import { fastImport } from './fast-import.js';
-import { cleanGit, runGit, spawnGit, type Git } from './git-process.js';
+import { cleanGit, gitOutputStream, runGit, type Git } from './git-process.js';
 import { KeyedLocks } from './keyed-locks.js';
 import { ObjectReaders } from './object-reader.js';
 import { checkOffer, checkPackMeta } from './offer-meta.js';
@@ -293,18 +293,7 @@ function unkeptTags(refs: SvcRefs, now: number): string[] {
  * stderr otherwise, so a reader never takes a cut archive for a whole one; destroying it stops git.
  */
 function archiveStream(git: Git, gitDir: string, sha: string): Readable {
-  const child = spawnGit(git, ['archive', '--format=tar.gz', sha], gitDir);
-  const out = new PassThrough();
-  child.process.stdin.end();
-  child.process.stdout.pipe(out, { end: false });
-  child.exited.then(
-    () => out.end(),
-    (error: unknown) => out.destroy(error as Error),
-  );
-  out.on('close', () => {
-    if (child.process.exitCode === null && child.process.signalCode === null) child.process.kill('SIGTERM');
-  });
-  return out;
+  return gitOutputStream(git, ['archive', '--format=tar.gz', sha], gitDir);
 }
 
 /** Every `<owner>/<repo>.git` under the root (temporary `~` directories of an init excluded). */

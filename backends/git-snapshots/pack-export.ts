@@ -1,5 +1,5 @@
-import { PassThrough, type Readable } from 'node:stream';
-import { gitText, spawnGit, type Git } from './git-process.js';
+import type { Readable } from 'node:stream';
+import { gitOutputStream, gitText, type Git } from './git-process.js';
 import { SNAPSHOT_REFS } from './retention-refs.js';
 
 /**
@@ -31,16 +31,6 @@ export async function independent(git: Git, gitDir: string, commits: readonly st
  * whole one; destroying it stops git.
  */
 export function packStream(git: Git, gitDir: string, sha: string, tagObjects: readonly string[], exclude: readonly string[]): Readable {
-  const child = spawnGit(git, ['pack-objects', '--revs', '--thin', '--stdout', '--quiet', '--delta-base-offset'], gitDir);
-  const out = new PassThrough();
-  child.process.stdin.end(`${[sha, ...tagObjects, ...exclude.map((id) => `^${id}`)].join('\n')}\n`);
-  child.process.stdout.pipe(out, { end: false });
-  child.exited.then(
-    () => out.end(),
-    (error: unknown) => out.destroy(error as Error),
-  );
-  out.on('close', () => {
-    if (child.process.exitCode === null && child.process.signalCode === null) child.process.kill('SIGTERM');
-  });
-  return out;
+  const revisions = `${[sha, ...tagObjects, ...exclude.map((id) => `^${id}`)].join('\n')}\n`;
+  return gitOutputStream(git, ['pack-objects', '--revs', '--thin', '--stdout', '--quiet', '--delta-base-offset'], gitDir, revisions);
 }

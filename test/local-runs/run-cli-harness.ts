@@ -232,7 +232,8 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-async function stopProcess(process: Spawned): Promise<void> {
+/** SIGTERM, then SIGKILL after 15 s; resolves once the process exited. */
+export async function stopProcess(process: Spawned): Promise<void> {
   if (process.child.exitCode !== null || process.child.signalCode !== null) return;
   process.child.kill('SIGTERM');
   const timer = setTimeout(() => process.child.kill('SIGKILL'), 15_000);

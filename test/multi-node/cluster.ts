@@ -15,11 +15,10 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
 import pg from 'pg';
-import { spawnTs, type Spawned } from '../local-runs/run-cli-harness.js';
+import { spawnTs, stopProcess, type Spawned } from '../local-runs/run-cli-harness.js';
 import { createHostEnv, TEST_SYSTEM_TOKEN, type HostEnv } from '../support/host-env.js';
-import { uniqueName } from '../support/services.js';
+import { deleteRedisPrefix, uniqueName } from '../support/services.js';
 import { startNginx, type NginxProxy } from './nginx-proxy.js';
 
 export type NotifierKind = 'redis' | 'postgres';
@@ -98,13 +97,6 @@ function descendants(pid: number): number[] {
   return found;
 }
 
-async function stopProcess(process: Spawned): Promise<void> {
-  if (process.child.exitCode !== null || process.child.signalCode !== null) return;
-  process.child.kill('SIGTERM');
-  const timer = setTimeout(() => process.child.kill('SIGKILL'), 15_000);
-  await process.exited;
-  clearTimeout(timer);
-}
 
 async function dropSchema(baseUrl: string, schema: string): Promise<void> {
   const client = new pg.Client({ connectionString: baseUrl });
@@ -117,21 +109,6 @@ async function dropSchema(baseUrl: string, schema: string): Promise<void> {
   }
 }
 
-async function deleteRedisPrefix(baseUrl: string, prefix: string): Promise<void> {
-  const client = new Redis(baseUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
-  client.on('error', () => undefined);
-  await client.connect();
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await client.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
-      if (keys.length > 0) await client.del(...keys);
-      cursor = next;
-    } while (cursor !== '0');
-  } finally {
-    await client.quit();
-  }
-}
 
 /** Starts both nodes and the proxy; resolves once each node has a guest waiting for a job. */
 export async function startCluster(options: ClusterOptions): Promise<Cluster> {

@@ -1,6 +1,5 @@
-import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
-import { PROJECT_ROOT } from '../support/spawn-cli.js';
+import { bundleActionScript } from '../support/action-bundle.js';
 
 const ENTRY = fileURLToPath(new URL('./fixtures/toolkit-action/main.mjs', import.meta.url));
 
@@ -24,21 +23,7 @@ runs:
  * as actions ship, so the job needs nothing installed.
  */
 export async function toolkitAction(dir: string): Promise<Record<string, string>> {
-  const bundled = await build({
-    absWorkingDir: PROJECT_ROOT,
-    entryPoints: [ENTRY],
-    bundle: true,
-    write: false,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    minify: true,
-    legalComments: 'none',
-    banner: { js: "import { createRequire as __actionRequire } from 'node:module'; const require = __actionRequire(import.meta.url);" },
-    logLevel: 'error',
-  });
-  const [output] = bundled.outputFiles;
-  if (output === undefined) throw new Error('esbuild wrote no bundle for the toolkit action');
+  const script = await bundleActionScript(ENTRY);
   const at = (name: string) => (dir === '' ? name : `${dir}/${name}`);
-  return { [at('action.yml')]: ACTION_YML, [at('index.mjs')]: output.text };
+  return { [at('action.yml')]: ACTION_YML, [at('index.mjs')]: script };
 }

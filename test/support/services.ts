@@ -149,25 +149,28 @@ export function postgresSchemaUrl(t: TestContext, baseUrl: string): { readonly u
   return { url: url.toString(), schema };
 }
 
+/** Deletes every Redis key under `prefix`. */
+export async function deleteRedisPrefix(baseUrl: string, prefix: string): Promise<void> {
+  const client = new Redis(baseUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  client.on('error', () => undefined);
+  await client.connect();
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await client.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
+      if (keys.length > 0) await client.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  } finally {
+    await client.quit();
+  }
+}
+
 /** A URL with this test's own key/channel prefix (`?prefix=svc-test:<random>:`); its keys are deleted afterwards. */
 export function redisPrefixUrl(t: TestContext, baseUrl: string): { readonly url: string; readonly prefix: string } {
   const prefix = `${uniqueName('svc-test:')}:`;
   const url = new URL(baseUrl);
   url.searchParams.set('prefix', prefix);
-  onCleanup(t, async () => {
-    const client = new Redis(baseUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
-    client.on('error', () => undefined);
-    await client.connect();
-    try {
-      let cursor = '0';
-      do {
-        const [next, keys] = await client.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
-        if (keys.length > 0) await client.del(...keys);
-        cursor = next;
-      } while (cursor !== '0');
-    } finally {
-      await client.quit();
-    }
-  });
+  onCleanup(t, () => deleteRedisPrefix(baseUrl, prefix));
   return { url: url.toString(), prefix };
 }
