@@ -1,4 +1,5 @@
-import { readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { link, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import type { CredentialStore } from '../../ports/index.js';
 import { ConfigError } from '../errors.js';
 
@@ -70,8 +71,12 @@ export function fileSource(path: string): ClusterKeySource {
       return readFile(path, 'utf8');
     },
     async create(text) {
+      // Written whole beside the path, then linked in (fails if the path exists): a node racing
+      // this one never reads a half-written key.
+      const temporary = `${path}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
       try {
-        await writeFile(path, `${text}\n`, { mode: 0o600, flag: 'wx' });
+        await writeFile(temporary, `${text}\n`, { mode: 0o600, flag: 'wx' });
+        await link(temporary, path);
         return text;
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
@@ -79,6 +84,8 @@ export function fileSource(path: string): ClusterKeySource {
         throw new ConfigError(`${description} does not exist and cannot be created (${code ?? (error as Error).message}): put the cluster key there (\`svc cluster-key export\` on a node that has one), or unset SVC_CLUSTER_KEY_FILE to keep it in the credential store`, {
           code: 'cluster_key_unwritable',
         });
+      } finally {
+        await rm(temporary, { force: true });
       }
     },
     async remove() {
