@@ -2,7 +2,7 @@
 // Collects the test files (unit tests beside the code, integration tests in test/, suites in
 // conformance/) and runs them with node's own test runner over tsx, so TypeScript runs as-is.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { availableParallelism, tmpdir } from 'node:os';
 import { pathToFileURL } from 'node:url';
@@ -82,17 +82,20 @@ const concurrency = Math.max(2, availableParallelism() + 1);
 //   (environment, working directory) that every file of the folder does not change alike
 //   (checkout-relay's support.ts isolates git config for all of them), a few files of one folder
 //   per batch, so no batch gets long.
+// A file with a top-level await runs alone: the code after its await loses the batch suite's
+// context (Node 20), so its tests would register at the root, after the batch may have ended.
 // --no-batch runs every file in a process of its own.
 const UNIT_ROOTS = ['core/', 'backends/', 'plugins/', 'cli/', 'runner/'];
 const BATCHED_FOLDERS = ['test/checkout-relay/', 'test/engine/', 'test/kernel/', 'test/runner-protocol/'];
 const FILES_PER_FOLDER_BATCH = 4;
 const groups = [];
+const topLevelAwait = (file) => /^[^\s/*].*\bawait\b/m.test(readFileSync(join(root, file), 'utf8'));
 if (!args.includes('--no-batch')) {
-  const units = files.filter((f) => UNIT_ROOTS.some((r) => f.startsWith(r)));
+  const units = files.filter((f) => UNIT_ROOTS.some((r) => f.startsWith(r)) && !topLevelAwait(f));
   const unitBatches = Array.from({ length: Math.min(units.length, concurrency * 2) }, () => []);
   units.forEach((file, index) => unitBatches[index % unitBatches.length].push(file));
   for (const folder of BATCHED_FOLDERS) {
-    const inFolder = files.filter((f) => f.startsWith(folder) && !f.slice(folder.length).includes('/') && rank(f) === LONGEST_FIRST.length);
+    const inFolder = files.filter((f) => f.startsWith(folder) && !f.slice(folder.length).includes('/') && rank(f) === LONGEST_FIRST.length && !topLevelAwait(f));
     for (let i = 0; i < inFolder.length; i += FILES_PER_FOLDER_BATCH) groups.push({ name: folder.replace(/\/$/, '').replace(/\//g, '-'), files: inFolder.slice(i, i + FILES_PER_FOLDER_BATCH) });
   }
   for (const batch of unitBatches) groups.push({ name: 'unit', files: batch });
