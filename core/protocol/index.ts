@@ -222,3 +222,4 @@ export {
   vssExceptionSchema,
   vssTypeName,
 } from './sessions/index.js';
+export { RUNNER_WORKERS_DIR } from './runner-layout.js';

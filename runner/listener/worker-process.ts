@@ -1,5 +1,8 @@
 import { spawn } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { RUNNER_WORKERS_DIR } from '../../core/protocol/index.js';
 import { writeFrame, type WorkerMessage } from '../ipc/index.js';
 
 /** How to start a worker: `file` and `args`; the listener appends `worker --runner-root <root>`. */
@@ -62,6 +65,18 @@ export interface WorkerProcess {
 
 const OUTPUT_LINES = 500;
 
+/** Lists a running worker in the runner root (RUNNER_WORKERS_DIR) until it exits. */
+function markWorker(runnerRoot: string, pid: number): { remove(): void } | undefined {
+  const file = join(runnerRoot, RUNNER_WORKERS_DIR, String(pid));
+  try {
+    mkdirSync(join(runnerRoot, RUNNER_WORKERS_DIR), { recursive: true, mode: 0o700 });
+    writeFileSync(file, '', { mode: 0o600 });
+  } catch {
+    return undefined; // a read-only root: nobody can clean up after us, which changes nothing else
+  }
+  return { remove: () => rmSync(file, { force: true }) };
+}
+
 /**
  * Starts a worker in its own process group (a Ctrl-C at the terminal reaches the listener, which
  * winds the job down; killing the group takes the job's processes with it). `prestarted`: ahead
@@ -78,6 +93,7 @@ export function startWorker(
     stdio: ['pipe', 'pipe', 'pipe'],
     detached: true,
   });
+  const marker = child.pid === undefined ? undefined : markWorker(runnerRoot, child.pid);
   const lines: string[] = [];
   const collect = (stream: NodeJS.ReadableStream | null, dropWorkerLines: boolean) => {
     if (stream === null) return;
@@ -100,6 +116,7 @@ export function startWorker(
     // 'exit', not 'close': a job's background process may hold the worker's stdout open. The
     // output still in flight is given a moment to arrive for the crash report.
     child.once('exit', (code, signal) => {
+      marker?.remove();
       const closed = new Promise<void>((done) => child.once('close', () => done()));
       void Promise.race([closed, new Promise((done) => setTimeout(done, 1000).unref())]).then(() => resolve({ code, signal }));
     });

@@ -1,4 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { RUNNER_WORKERS_DIR } from '../../../../core/protocol/index.js';
 import { guestLogs } from '../guest-log.js';
 import type { Guest, GuestExit, GuestLaunch } from '../isolation-backend.js';
 import { processAlive, processStartTime, waitUntilGone } from '../process-liveness.js';
@@ -19,6 +22,42 @@ const ADOPTED_TAIL_BYTES = 4 * 1024;
  * runner (changing the server's umask around spawn would reach its other threads' files).
  */
 const UMASK_EXEC = 'umask 022 && exec "$0" "$@"';
+
+/**
+ * Kills the workers the guest's listener left running (RUNNER_WORKERS_DIR): each is the leader
+ * of a session and group of its own, so the guest's group kill misses it, and a worker whose
+ * listener is gone would go on with its job and retry its reports for minutes. Only a process
+ * that is a worker of this runner root (its command line says so) is signalled.
+ */
+function killLeftWorkers(runnerRoot: string): void {
+  const dir = join(runnerRoot, RUNNER_WORKERS_DIR);
+  // The listener names its root as its working directory resolves it.
+  const roots = new Set([runnerRoot]);
+  try {
+    roots.add(realpathSync(runnerRoot));
+  } catch {
+    return;
+  }
+  let pids: string[];
+  try {
+    pids = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of pids) {
+    const pid = Number(name);
+    if (!Number.isSafeInteger(pid) || pid <= 1) continue;
+    let args: string[];
+    try {
+      args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    } catch {
+      continue;
+    }
+    const at = args.indexOf('--runner-root');
+    if (args.includes('worker') && at >= 0 && roots.has(args[at + 1] ?? '')) signalGroup(pid, 'SIGKILL');
+  }
+  rmSync(dir, { recursive: true, force: true });
+}
 
 /** Sends a signal to a whole process group; false when nothing of it is left. */
 function signalGroup(pid: number, signal: NodeJS.Signals): boolean {
@@ -65,8 +104,10 @@ export async function launchProcessGuest(spec: GuestLaunch): Promise<Guest> {
   const exited = new Promise<GuestExit>((resolve) => {
     child.once('exit', (code, signal) => {
       clearTimeout(killTimer);
-      // What the runner left behind in its group (a step's background process) goes with it.
+      // What the runner left behind in its group (a step's background process) goes with it,
+      // and so do the workers of its listener (in sessions of their own).
       signalGroup(pid, 'SIGKILL');
+      killLeftWorkers(spec.runnerRoot);
       following.stop();
       resolve({ code, signal });
     });
@@ -102,6 +143,7 @@ export function adoptProcessGuest(guestId: string, runnerRoot: string, handle: u
   const following = guestLogs(runnerRoot).follow(onOutput, ADOPTED_TAIL_BYTES);
   const exited = waitUntilGone(pid, handle.startTime).then(() => {
     signalGroup(pid, 'SIGKILL');
+    killLeftWorkers(runnerRoot);
     following.stop();
     return { code: null, signal: null } satisfies GuestExit;
   });
