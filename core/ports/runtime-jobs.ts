@@ -69,6 +69,11 @@ export interface RuntimeJobs {
   verify(token: string): Promise<RuntimeJob>;
   /** The job's run and plan facts (the job planned again, as its message was built). */
   describe(job: RuntimeJob): Promise<RuntimeJobContext>;
+  /**
+   * Throws `AuthError` (401 `job_token_expired`) unless this attempt of the job still runs: what a
+   * credential minted for a job that is not its token (a signed upload URL) checks on every write.
+   */
+  requireLive(attempt: { readonly runId: number; readonly jobId: number; readonly attempt: number }): Promise<void>;
 }
 
 /**

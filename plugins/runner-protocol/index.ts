@@ -1,7 +1,7 @@
 import { coreServices, definePlugin, readVersions, RUNNER_SURFACES } from '../../core/kernel/index.js';
 import { engineServiceRef, reportingServiceRef } from '../../core/engine/index.js';
 import { authenticateCaller, registerAgentRoutes, registerPoolRoutes } from './agents/index.js';
-import { registerTokenRoute } from './auth/index.js';
+import { createJobAttempts, registerTokenRoute } from './auth/index.js';
 import { registerBrokerRoutes } from './broker/index.js';
 import { registerRunServiceRoutes } from './run-service/index.js';
 import { registerConnectionDataRoute, registerJitRoute, registerRegistrationRoute, registerRunnerAdminRoutes } from './registration/index.js';
@@ -71,7 +71,7 @@ export function createRunnerProtocolPlugin(options: RunnerProtocolOptions = {}) 
         runnerFlow: config.env.runnerFlow,
         listenerUrl: () => lifecycle.publicUrl(),
       });
-      env.provideService(runtimeJobsServiceRef, createRuntimeJobs({ engine, jobTokens: services.jobTokens, publicUrl: () => lifecycle.publicUrl() }));
+      env.provideService(runtimeJobsServiceRef, createRuntimeJobs({ engine, jobTokens: services.jobTokens, publicUrl: () => lifecycle.publicUrl(), attempts: createJobAttempts(engine) }));
       // One append-only list, in name order: store/'s migrations, the Worker's (worker-api/), the results service's (results/).
       env.addMigrations([...runnerProtocolMigrations, ...workerApiMigrations, ...resultsMigrations].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)));
 

@@ -2,7 +2,7 @@ import type { Engine } from '../../core/engine/index.js';
 import { NotFoundError } from '../../core/kernel/index.js';
 import type { RuntimeJob, RuntimeJobContext, RuntimeJobs } from '../../core/ports/index.js';
 import type { ExpressionObject } from '../../core/workflow/index.js';
-import type { JobTokens } from './auth/index.js';
+import type { JobAttempts, JobTokens } from './auth/index.js';
 import { cacheModeFor, repositoryVisibility } from './job-message/index.js';
 import { planAssignment } from './messages/index.js';
 
@@ -11,6 +11,7 @@ export interface RuntimeJobsDeps {
   readonly jobTokens: JobTokens;
   /** The public URL the job messages are built with. */
   readonly publicUrl: () => string;
+  readonly attempts: JobAttempts;
 }
 
 /**
@@ -33,6 +34,9 @@ export function createRuntimeJobs(deps: RuntimeJobsDeps): RuntimeJobs {
         scopes: claims.scopes,
         expiresAt: claims.expiresAt,
       };
+    },
+    async requireLive(attempt) {
+      await deps.attempts.requireLive(attempt);
     },
     async describe(job: RuntimeJob): Promise<RuntimeJobContext> {
       const [run, record] = await Promise.all([deps.engine.getRun(job.runId), deps.engine.getJob(job.jobId)]);

@@ -3,7 +3,7 @@ import { coreServices, definePlugin, RUNNER_SURFACES } from '../../core/kernel/i
 import { runtimeJobsServiceRef } from '../../core/ports/index.js';
 import { createArtifactService, createRunArtifacts, registerArtifactApiRoutes, registerArtifactTwirp, registerArtifactUrlRoute } from './artifacts/index.js';
 import { createRuntimeAuth } from './auth/index.js';
-import { createBlobUrlCapabilities, createBlockBlobs, loadUrlKey, registerBlobRoutes } from './blobs/index.js';
+import { createBlobUrlCapabilities, createBlobWriterCheck, createBlockBlobs, loadUrlKey, registerBlobRoutes } from './blobs/index.js';
 import { createCacheService, registerCacheTwirp, registerCacheV1Routes } from './cache/index.js';
 import { runtimeServicesCommands } from './cli/index.js';
 import { createOidcKeyRing, registerOidcRoutes } from './oidc/index.js';
@@ -68,7 +68,7 @@ export function createRuntimeServicesPlugin(options: RuntimeServicesOptions = {}
 
       // Everything here is called from inside jobs: served wherever runners reach us.
       const group = (register: Parameters<typeof env.addRoutes>[0]['register']) => env.addRoutes({ auth: 'public', surfaces: RUNNER_SURFACES, register });
-      group((app) => registerBlobRoutes(app, { blobs, capabilities, logger }));
+      group((app) => registerBlobRoutes(app, { blobs, capabilities, logger, writable: createBlobWriterCheck(db, runtimeJobs) }));
       group((app) => registerCacheTwirp(app, { auth, cache, logger }));
       group((app) => registerArtifactTwirp(app, { auth, artifacts, logger }));
       group((app) => registerCacheV1Routes(app, { auth, cache, logger }));

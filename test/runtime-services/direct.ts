@@ -8,6 +8,7 @@ import { createBlockBlobs } from '../../plugins/runtime-services/blobs/index.js'
 import { sweepRuntimeServices, UPLOAD_TTL_SECS, type SweepReport } from '../../plugins/runtime-services/index.js';
 import { runtimeDb } from '../../plugins/runtime-services/store/index.js';
 import type { RunOptions } from './job-steps.js';
+import type { DispatchedJob } from '../runner-protocol/worker-job.js';
 import { dispatch, startRun } from './job-steps.js';
 import type { RuntimeHost } from './runtime-host.js';
 import { call, twirp, type Answer } from './twirp-client.js';
@@ -25,6 +26,8 @@ export const VERSION = 'f'.repeat(64);
 /** A running job's runtime token and its backend ids (the token's `Actions.Results` scope). */
 export interface DirectJob {
   readonly token: string;
+  /** The job as dispatched (for `finish`). */
+  readonly dispatched: DispatchedJob;
   readonly runId: number;
   readonly ids: { readonly workflow_run_backend_id: string; readonly workflow_job_run_backend_id: string };
 }
@@ -34,6 +37,7 @@ export async function directJob(h: RuntimeHost, options: RunOptions = {}): Promi
   const job = await dispatch(h);
   return {
     token: job.info.token,
+    dispatched: job,
     runId: job.assignment.run.id,
     ids: { workflow_run_backend_id: job.info.planId, workflow_job_run_backend_id: job.info.jobId },
   };

@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { UPLOAD_TTL_SECS } from '../../plugins/runtime-services/index.js';
 import { blockId, directJob, lookup, saveArtifact, saveEntry, uploadBlocks, VERSION } from './direct.js';
+import { finish } from './job-steps.js';
 import { runtimeHost, STORES } from './runtime-host.js';
 import { call, twirp, type Answer } from './twirp-client.js';
 
@@ -53,6 +54,21 @@ for (const store of STORES) {
       refused(await twirp(h.baseUrl, 'CacheService', 'CreateCacheEntry', body, job.token), 409, 'already_exists', 'an existing entry');
       const put = await call(String(created.body['signed_upload_url']), { method: 'PUT', body: 'x', headers: { 'x-ms-blob-type': 'BlockBlob' } });
       azure(put, 409, 'BlobImmutableDueToPolicy', 'writing a finalized entry');
+    });
+
+    test("a job's signed upload URLs write nothing once the job ended (cache entry and artifact)", async (t) => {
+      const h = await runtimeHost(t, store.kind);
+      const job = await directJob(h);
+      const cache = await twirp(h.baseUrl, 'CacheService', 'CreateCacheEntry', { key: 'late', version: VERSION }, job.token);
+      const artifact = await twirp(h.baseUrl, 'ArtifactService', 'CreateArtifact', { ...job.ids, name: 'late', version: 4 }, job.token);
+      const urls = [String(cache.body['signed_upload_url']), String(artifact.body['signed_upload_url'])];
+      // While the job runs, both write.
+      for (const url of urls) assert.equal((await call(`${url}&comp=block&blockid=${encodeURIComponent(blockId(1))}`, { method: 'PUT', body: 'x' })).status, 201, url);
+      await finish(h, job.dispatched);
+      for (const url of urls) {
+        azure(await call(`${url}&comp=block&blockid=${encodeURIComponent(blockId(2))}`, { method: 'PUT', body: 'y' }), 403, 'AuthenticationFailed', 'a block after the job ended');
+        azure(await call(url, { method: 'PUT', body: 'z', headers: { 'x-ms-blob-type': 'BlockBlob' } }), 403, 'AuthenticationFailed', 'a whole blob after the job ended');
+      }
     });
 
     test('signed URLs: altered, expired, wrong permission and malformed requests are 403/400/416', async (t) => {

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { InputError, isSvcError, SvcError, type Logger } from '../../../core/kernel/index.js';
+import type { BlobWriterCheck } from './blob-writers.js';
 import type { BlockBlobs } from './block-blobs.js';
 import { checkBlockId, parseBlockList } from './block-list.js';
 import { parseByteRange } from './byte-range.js';
@@ -27,6 +28,8 @@ interface BlobRequest {
 export interface BlobRouteDeps {
   readonly blobs: BlockBlobs;
   readonly capabilities: BlobUrlCapabilities;
+  /** A write URL writes only while the job that got it runs. */
+  readonly writable: BlobWriterCheck;
   readonly logger: Logger;
 }
 
@@ -47,6 +50,7 @@ export function registerBlobRoutes(app: FastifyInstance, deps: BlobRouteDeps): v
   app.put<BlobRequest>(`${BLOB_ROUTE}/:blobId`, { schema: { params: paramsSchema } }, async (request, reply) => {
     const { blobId } = request.params;
     capabilities.verify(blobId, 'w', request.query);
+    await deps.writable(blobId);
     const { comp, blockid } = request.query;
     const length = contentLength(request);
     const contentType = header(request, 'x-ms-blob-content-type');
