@@ -16,6 +16,7 @@ export const builtinPlugins: Readonly<Record<string, ModuleImporter>> = {
   'runtime-services': () => import('../../plugins/runtime-services/index.js'),
   'vm-pool': () => import('../../plugins/vm-pool/index.js'),
   'checkout-relay': () => import('../../plugins/checkout-relay/index.js'),
+  secrets: () => import('../../plugins/secrets/index.js'),
 };
 
 /**
@@ -27,6 +28,7 @@ export const builtinPluginCommands: Readonly<Record<string, () => Promise<readon
   engine: async () => (await import('../../plugins/engine/cli/index.js')).engineCommands,
   'local-runs': async () => (await import('../../plugins/local-runs/cli/index.js')).localRunsCommands,
   'runtime-services': async () => (await import('../../plugins/runtime-services/cli/index.js')).runtimeServicesCommands,
+  secrets: async () => (await import('../../plugins/secrets/cli/index.js')).secretsCommands,
 };
 
 export const storeBackends: Readonly<Record<string, () => Promise<StoreBackend>>> = {

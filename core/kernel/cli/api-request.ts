@@ -42,7 +42,7 @@ export interface ApiResponse {
  * own message and status). Aborting `init.signal` rejects with its reason, also while the
  * body is read.
  */
-export async function apiRequest(connection: ServerConnection, method: 'GET' | 'POST', path: string, body?: unknown, init: ApiRequestInit = {}): Promise<ApiResponse> {
+export async function apiRequest(connection: ServerConnection, method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown, init: ApiRequestInit = {}): Promise<ApiResponse> {
   const headers: Record<string, string> = { authorization: `Bearer ${connection.token}`, accept: 'application/json, text/plain, */*' };
   let payload: string | Uint8Array | Readable | undefined;
   if (body !== undefined && init.contentType !== undefined) {
