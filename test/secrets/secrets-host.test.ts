@@ -151,6 +151,24 @@ describe('the secrets key (rule 10, SQLite and the file credential store)', () =
   });
 });
 
+describe('secrets_store = "memory"', () => {
+  test('mutations stay in memory: nothing reaches the table, and a restart starts empty', async (t) => {
+    const hostEnv = newEnv(t, 'sqlite');
+    const configFile = join(hostEnv.dir, 'svc.toml');
+    writeFileSync(configFile, 'secrets_store = "memory"\n', { mode: 0o600 });
+    hostEnv.env['SVC_CONFIG'] = configFile;
+    const first = await startHost(t, hostEnv);
+    const set = await first.host.app.inject({ method: 'PUT', url: '/api/v1/secrets/FLEETING', headers: bearer, payload: { value: 'in-memory-only' } });
+    assert.equal(set.statusCode, 204);
+    const list = await first.host.app.inject({ method: 'GET', url: '/api/v1/secrets', headers: bearer });
+    assert.deepEqual((list.json() as { secrets: { name: string }[] }).secrets.map((s) => s.name), ['FLEETING']);
+    assert.deepEqual(await rawValues(first.database), []);
+    await first.host.stop();
+    const second = await startHost(t, hostEnv);
+    assert.deepEqual((( await second.host.app.inject({ method: 'GET', url: '/api/v1/secrets', headers: bearer })).json() as { secrets: unknown[] }).secrets, []);
+  });
+});
+
 describe('svc secret and svc var through the real CLI', () => {
   test('a secret piped on stdin is set, listed without its value and removed; a var takes its value as an argument', async (t) => {
     const { database, baseUrl } = await startHost(t, newEnv(t, 'sqlite'));
