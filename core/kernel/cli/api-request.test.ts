@@ -55,6 +55,14 @@ describe('apiRequest (node:http transport)', () => {
     assert.deepEqual(await response.json(), { runs: [{ run_id: 7 }] });
   });
 
+  it('a 204 answer nobody reads still gives its kept-alive socket back (a CLI process can exit)', { timeout: 10_000 }, async () => {
+    const connection = await serve((_request, response) => void response.writeHead(204).end());
+    const response = await apiRequest(connection, 'PUT', '/api/v1/variables/A', { value: 'x' });
+    assert.equal(response.status, 204);
+    if (!response.body.readableEnded) await once(response.body, 'end');
+    assert.equal(response.body.readableEnded, true, 'the empty body was read to its end');
+  });
+
   it('maps error answers to ServerAnswerError with the server message, code and status', async () => {
     const answers: Record<string, [number, string]> = {
       '/json': [422, '{"message":"not triggered by push","code":"not_triggered"}'],

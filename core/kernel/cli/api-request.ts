@@ -60,6 +60,9 @@ export async function apiRequest(connection: ServerConnection, method: 'GET' | '
     throw new ServerUnreachableError(`cannot reach the server at ${connection.baseUrl} (${failureReason(error)}); is \`svc serve\` running there? SVC_URL sets the address`, connection.baseUrl, error);
   }
   if (answer.status >= 200 && answer.status < 300) {
+    // An answer without a body still holds its kept-alive socket (and the process) until it is
+    // read to its end, which a caller that only wanted the status never does.
+    if (answer.status === 204 || answer.status === 205) answer.body.resume();
     return { status: answer.status, headers: answer.headers, body: answer.body, text: answer.text, json: async () => JSON.parse(await answer.text()) as unknown };
   }
   const text = await answer.text();
