@@ -21,12 +21,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { createPostgresNotifier, createPostgresStore } from '../backends/postgres/index.js';
 import { createRedisNotifier } from '../backends/redis/index.js';
 import { createEngine, engineMigrations } from '../core/engine/index.js';
 import { createSilentLogger, systemClock } from '../core/kernel/index.js';
 import { job, runInput } from '../test/support/run-builder.js';
+import { dropPostgresSchema } from '../test/support/services.js';
 import type { RunView } from '../plugins/engine/run-view.js';
 import { gitRepository, svcRun, useBundle } from '../test/local-runs/run-cli-harness.js';
 import { startCluster } from '../test/multi-node/cluster.js';
@@ -58,16 +58,6 @@ const logger = createSilentLogger();
 const now = () => performance.timeOrigin + performance.now();
 const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length * p) / 100))] ?? NaN;
 const figures = (values: number[]) => `p50 ${percentile(values, 50).toFixed(1)} ms, p99 ${percentile(values, 99).toFixed(1)} ms, max ${Math.max(...values).toFixed(1)} ms`;
-
-async function dropSchema(schema: string): Promise<void> {
-  const client = new pg.Client({ connectionString: postgresUrl });
-  await client.connect();
-  try {
-    await client.query(`drop schema if exists "${schema}" cascade`);
-  } finally {
-    await client.end();
-  }
-}
 
 /** A message of the given type from the peer; rejects when the peer exits first. */
 function next(worker: ChildProcess, type: PeerMessage['type']): Promise<PeerMessage> {
@@ -154,7 +144,7 @@ async function handOff(notifierKind: 'redis' | 'postgres'): Promise<void> {
     await notifier.close();
     await store.database.close();
     rmSync(dataDir, { recursive: true, force: true });
-    await dropSchema(schema);
+    await dropPostgresSchema(postgresUrl ?? '', schema);
   }
 }
 

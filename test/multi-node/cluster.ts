@@ -15,10 +15,9 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import pg from 'pg';
 import { spawnTs, stopProcess, type Spawned } from '../local-runs/run-cli-harness.js';
 import { createHostEnv, TEST_SYSTEM_TOKEN, type HostEnv } from '../support/host-env.js';
-import { deleteRedisPrefix, uniqueName } from '../support/services.js';
+import { deleteRedisPrefix, dropPostgresSchema, uniqueName } from '../support/services.js';
 import { startNginx, type NginxProxy } from './nginx-proxy.js';
 
 export type NotifierKind = 'redis' | 'postgres';
@@ -98,17 +97,6 @@ function descendants(pid: number): number[] {
 }
 
 
-async function dropSchema(baseUrl: string, schema: string): Promise<void> {
-  const client = new pg.Client({ connectionString: baseUrl });
-  client.on('error', () => undefined);
-  await client.connect();
-  try {
-    await client.query(`drop schema if exists "${schema}" cascade`);
-  } finally {
-    await client.end();
-  }
-}
-
 
 /** Starts both nodes and the proxy; resolves once each node has a guest waiting for a job. */
 export async function startCluster(options: ClusterOptions): Promise<Cluster> {
@@ -129,7 +117,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   const stop = async () => {
     for (const cleanup of cleanups.reverse()) await cleanup();
   };
-  cleanups.push(() => dropSchema(options.postgresUrl, schema));
+  cleanups.push(() => dropPostgresSchema(options.postgresUrl, schema));
   if (redisUrl !== undefined && options.redisUrl !== undefined) {
     const base = options.redisUrl;
     cleanups.push(() => deleteRedisPrefix(base, redisPrefix));

@@ -136,17 +136,20 @@ export function postgresSchemaUrl(t: TestContext, baseUrl: string): { readonly u
   const schema = uniqueName('svc_t_');
   const url = new URL(baseUrl);
   url.searchParams.set('schema', schema);
-  onCleanup(t, async () => {
-    const client = new pg.Client({ connectionString: baseUrl });
-    client.on('error', () => undefined);
-    await client.connect();
-    try {
-      await client.query(`drop schema if exists "${schema}" cascade`);
-    } finally {
-      await client.end();
-    }
-  });
+  onCleanup(t, () => dropPostgresSchema(baseUrl, schema));
   return { url: url.toString(), schema };
+}
+
+/** Drops a PostgreSQL schema with everything in it. */
+export async function dropPostgresSchema(baseUrl: string, schema: string): Promise<void> {
+  const client = new pg.Client({ connectionString: baseUrl });
+  client.on('error', () => undefined);
+  await client.connect();
+  try {
+    await client.query(`drop schema if exists "${schema}" cascade`);
+  } finally {
+    await client.end();
+  }
 }
 
 /** Deletes every Redis key under `prefix`. */
