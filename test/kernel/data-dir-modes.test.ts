@@ -13,16 +13,28 @@ import { eventually, runView, serve, submitWorkflow } from '../vm-pool/support.j
 
 const GUEST_FOLDERS = new Set(['pool', 'runtimes', 'tool-cache', 'microvm-guests']);
 
-/** Every entry under `dir` (guest folders at its top excepted) whose mode lets anyone but the owner in. */
+/**
+ * Every entry under `dir` (guest folders at its top excepted) whose mode lets anyone but the
+ * owner in. The pool replaces its guest after the run meanwhile: an entry that is gone by the
+ * time it is looked at (a guest's state dir) is skipped.
+ */
 function openToOthers(dir: string, top = true): string[] {
   const found: string[] = [];
-  const info = lstatSync(dir);
+  const info = lstatSync(dir, { throwIfNoEntry: false });
+  if (info === undefined) return found;
   if ((info.mode & 0o077) !== 0) found.push(`${dir} ${(info.mode & 0o777).toString(8)}`);
   if (!info.isDirectory()) return found;
-  for (const name of readdirSync(dir)) {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return found;
+    throw error;
+  }
+  for (const name of names) {
     if (top && GUEST_FOLDERS.has(name)) continue;
     const path = join(dir, name);
-    if (lstatSync(path).isSymbolicLink()) continue;
+    if (lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() !== false) continue;
     found.push(...openToOthers(path, false));
   }
   return found;
