@@ -51,6 +51,7 @@ export { acceptsCredential, routeTable } from './http/route-table.js';
 export type { RouteEntry } from './http/route-table.js';
 export { SYSTEM_TOKEN_NAME } from './secrets-bootstrap.js';
 export { ensureSharedKey } from './shared-keys/ensure-shared-key.js';
+export { keyBytes, keyText, openText, SEALING_KEY_BYTES, sealText } from './sealed-text.js';
 export { localSharedKeys } from './shared-keys/local-keys.js';
 export type { ErrorBody } from './http/error-handler.js';
 // Twirp's {code, msg} envelope, for plugins that serve Twirp services.

@@ -1,11 +1,9 @@
-import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
+import { createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import { ConfigError } from '../errors.js';
+import { keyBytes, keyText, openText, SEALING_KEY_BYTES, sealText } from '../sealed-text.js';
 
 /** Text form of a cluster key: a version tag, then 32 random bytes in base64url. */
 const PREFIX = 'svc-cluster-key-v1:';
-const KEY_BYTES = 32;
-const IV_BYTES = 12;
-const TAG_BYTES = 16;
 /** Sealed values start with this, so a later format can be told apart. */
 const SEALED_PREFIX = 'v1.';
 
@@ -25,14 +23,13 @@ export interface ClusterKey {
 }
 
 export function generateClusterKey(): ClusterKey {
-  return clusterKeyFrom(randomBytes(KEY_BYTES));
+  return clusterKeyFrom(randomBytes(SEALING_KEY_BYTES));
 }
 
 /** Parses a key's text form; `source` names where it came from in the error. */
 export function parseClusterKey(text: string, source: string): ClusterKey {
-  const trimmed = text.trim();
-  const bytes = trimmed.startsWith(PREFIX) ? Buffer.from(trimmed.slice(PREFIX.length), 'base64url') : undefined;
-  if (bytes === undefined || bytes.length !== KEY_BYTES || bytes.toString('base64url') !== trimmed.slice(PREFIX.length)) {
+  const bytes = keyBytes(PREFIX, text);
+  if (bytes === undefined) {
     throw new ConfigError(`${source} does not hold a cluster key (expected one line '${PREFIX}' + 43 base64url characters, as \`svc cluster-key export\` prints)`, {
       code: 'cluster_key_invalid',
     });
@@ -47,31 +44,20 @@ export function verifierId(verifier: string): string {
 
 function clusterKeyFrom(bytes: Buffer): ClusterKey {
   const verifier = createHmac('sha256', bytes).update('svc-cluster-key-verifier-v1').digest('base64url');
-  const sealingKey = Buffer.from(hkdfSync('sha256', bytes, Buffer.alloc(0), 'svc-shared-keys-seal-v1', KEY_BYTES));
-  return { text: `${PREFIX}${bytes.toString('base64url')}`, verifier, id: verifierId(verifier), sealingKey };
+  const sealingKey = Buffer.from(hkdfSync('sha256', bytes, Buffer.alloc(0), 'svc-shared-keys-seal-v1', SEALING_KEY_BYTES));
+  return { text: keyText(PREFIX, bytes), verifier, id: verifierId(verifier), sealingKey };
 }
 
 /** AES-256-GCM with the entry's name as associated data: a sealed value moved to another name does not open. */
 export function sealValue(key: ClusterKey, name: string, value: string): string {
-  const iv = randomBytes(IV_BYTES);
-  const cipher = createCipheriv('aes-256-gcm', key.sealingKey, iv);
-  cipher.setAAD(Buffer.from(name, 'utf8'));
-  const body = Buffer.concat([cipher.update(value, 'utf8'), cipher.final()]);
-  return `${SEALED_PREFIX}${Buffer.concat([iv, body, cipher.getAuthTag()]).toString('base64url')}`;
+  return sealText(key.sealingKey, Buffer.from(name, 'utf8'), value, SEALED_PREFIX);
 }
 
 /** Opens what `sealValue` sealed under `name`; throws naming the entry when it does not open. */
 export function openValue(key: ClusterKey, name: string, sealed: string): string {
-  const raw = sealed.startsWith(SEALED_PREFIX) ? Buffer.from(sealed.slice(SEALED_PREFIX.length), 'base64url') : Buffer.alloc(0);
-  if (raw.length < IV_BYTES + TAG_BYTES) throw new ConfigError(`the shared key '${name}' in the database is not a sealed value`, { code: 'shared_key_damaged' });
-  const decipher = createDecipheriv('aes-256-gcm', key.sealingKey, raw.subarray(0, IV_BYTES));
-  decipher.setAAD(Buffer.from(name, 'utf8'));
-  decipher.setAuthTag(raw.subarray(raw.length - TAG_BYTES));
-  try {
-    return Buffer.concat([decipher.update(raw.subarray(IV_BYTES, raw.length - TAG_BYTES)), decipher.final()]).toString('utf8');
-  } catch {
-    throw new ConfigError(`the shared key '${name}' in the database does not open with cluster key ${key.id} (changed or damaged in the database)`, {
-      code: 'shared_key_damaged',
-    });
-  }
+  const value = openText(key.sealingKey, Buffer.from(name, 'utf8'), sealed, SEALED_PREFIX);
+  if (value !== undefined) return value;
+  throw new ConfigError(`the shared key '${name}' in the database does not open with cluster key ${key.id} (not a sealed value, changed or damaged in the database)`, {
+    code: 'shared_key_damaged',
+  });
 }
