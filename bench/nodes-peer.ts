@@ -27,9 +27,7 @@ const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-peer-'));
 const context = { logger, clock: systemClock, dataDir, url: data.databaseUrl };
 const store = await createPostgresStore(context);
 const notifier = data.notifier === 'redis' ? await createRedisNotifier({ ...context, url: data.redisUrl ?? '' }) : await createPostgresNotifier(context);
-// Each node's own id, for engines that record which node holds a job (issue 16 item 3).
-const engineDeps = { database: store.database, notifier, clock: systemClock, logger, nodeId: 'bench-b', serverUrl: () => 'http://127.0.0.1:9090' };
-const engine = createEngine(engineDeps);
+const engine = createEngine({ database: store.database, notifier, clock: systemClock, logger, nodeId: 'bench-b', serverUrl: () => 'http://127.0.0.1:9090' });
 const identity = { runnerId: 'peer', runnerName: 'peer', labels: ['self-hosted'] };
 const send = (message: PeerMessage) => void process.send?.(message);
 

@@ -8,8 +8,7 @@
 //      LISTEN/NOTIFY. Goal: p99 <= 30 ms.
 //   2. Time to recover a dead node's jobs: two real nodes behind nginx (test/multi-node), kill -9
 //      of the node whose guest runs a job (and of the guest), until the other node shows the job
-//      no longer in progress. Printed as not measured where nodes hold no liveness lease (issue 16
-//      item 3) or nginx is missing. Builds the CLI bundle for the nodes first.
+//      no longer in progress. Printed as not measured where nginx is missing. Builds the CLI bundle for the nodes first.
 //
 // Blob throughput of the shared stores against the local filesystem is `npm run bench:blobs`.
 // PostgreSQL: SVC_BENCH_POSTGRES_URL, else SVC_TEST_POSTGRES_URL, else SVC_DATABASE_URL (a schema
@@ -98,9 +97,7 @@ async function handOff(notifierKind: 'redis' | 'postgres'): Promise<void> {
   const report = await store.migrator.migrate('engine', engineMigrations);
   if (report.error) throw report.error;
   const notifier = notifierKind === 'redis' ? await createRedisNotifier({ ...context, url: notifierUrl ?? '' }) : await createPostgresNotifier(context);
-  // Each node's own id, for engines that record which node holds a job (issue 16 item 3).
-  const engineDeps = { database: store.database, notifier, clock: systemClock, logger, nodeId: 'bench-a', serverUrl: () => 'http://127.0.0.1:9090' };
-  const engine = createEngine(engineDeps);
+  const engine = createEngine({ database: store.database, notifier, clock: systemClock, logger, nodeId: 'bench-a', serverUrl: () => 'http://127.0.0.1:9090' });
   const peerData: PeerData = { databaseUrl, notifier: notifierKind, redisUrl: notifierUrl };
   const peer = fork(fileURLToPath(new URL('./nodes-peer.ts', import.meta.url)), [JSON.stringify(peerData)], { execArgv: ['--import', 'tsx'] });
   try {
@@ -168,7 +165,6 @@ async function recovery(): Promise<void> {
   const cluster = await startCluster({ nginx, postgresUrl: postgresUrl ?? '', ...(redisUrl ? { redisUrl } : {}), notifier });
   const repo = await gitRepository({ '.github/workflows/slow.yml': SLOW_ON_A });
   try {
-    if (!cluster.nodeLiveness) return console.log(`${label}: not measured: these nodes hold no liveness lease (issue 16 item 3); a dead node's job waits out its lease`);
     const [a, b] = cluster.nodes;
     const run = svcRun([], b.cliEnv, repo.dir);
     await run.waitFor(/^svc run: run \d+ of /m);

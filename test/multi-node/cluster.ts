@@ -44,8 +44,6 @@ export interface Cluster {
   readonly nodes: readonly [ClusterNode, ClusterNode];
   /** `svc` CLI environment talking through the proxy. */
   readonly cliEnv: Record<string, string>;
-  /** Whether nodes hold liveness leases (`GET /api/v1/nodes` answers; issue 16 item 3). */
-  readonly nodeLiveness: boolean;
   /** Everything both nodes printed, for assertion messages. */
   logs(): string;
   stop(): Promise<void>;
@@ -184,11 +182,9 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     cleanups.push(() => proxy.stop());
     await Promise.all([a.serve().waitFor(/guest is waiting for a job/, 120_000), b.serve().waitFor(/guest is waiting for a job/, 120_000)]);
     const nodes = [a, b] as const;
-    const nodeLiveness = (await fetch(`${a.base}/api/v1/nodes`, { headers: { authorization: `Bearer ${TEST_SYSTEM_TOKEN}` } })).status === 200;
     return {
       proxy,
       nodes,
-      nodeLiveness,
       cliEnv: { ...a.cliEnv, SVC_URL: publicUrl },
       logs: () => nodes.map((node) => `--- node ${node.name}\n${node.serve().stdout()}${node.serve().stderr()}`).join('\n'),
       stop,

@@ -157,13 +157,6 @@ async function runIdOf(run: Spawned): Promise<number> {
 
 const NOTIFIERS: readonly NotifierKind[] = ['redis', 'postgres'];
 
-/**
- * Until nodes renew a liveness lease and a survivor takes a dead node's jobs over (issue 16
- * item 3; the cluster tells by `GET /api/v1/nodes`), the job of a dead node stays in progress with
- * its step open for its whole lease (seen: still in progress 90 s after the kill): the case is
- * skipped then rather than spending those 90 s in every CI run.
- */
-const NODE_LIVENESS_PENDING = 'pending node liveness and take-over (issue 16 item 3): without it the job stays in progress for its whole lease';
 const skip = postgres.skip || redis.skip || nginxMissing;
 
 // The two clusters run side by side: most of their time is waiting (guests starting, a dead
@@ -252,7 +245,6 @@ describe('two nodes behind nginx', { skip, concurrency: NOTIFIERS.length }, () =
       // Last: node A stays dead for the rest of this cluster's life. Node liveness is the store's,
       // not the notifier's: on one notifier.
       it('a node killed mid-job with its guests (the machine dies): the job is failed or requeued within 90 s with a reason', { skip: notifier === NOTIFIERS[0] ? false : 'node liveness does not depend on the notifier: run on the first one' }, async (t) => {
-        if (!cluster.nodeLiveness) return t.skip(NODE_LIVENESS_PENDING);
         const repo = await gitRepository({ '.github/workflows/slow.yml': SLOW_ON_A });
         t.after(repo.remove);
         const [a, b] = cluster.nodes;
