@@ -14,7 +14,7 @@ export type {
   Store,
   StoreBackend,
 } from './backend-module.js';
-export { createServiceRef, createExtensionPoint, type ServiceRef, type ExtensionPoint, type Dependency, type ServiceScope } from './service-ref.js';
+export { createServiceRef, createExtensionPoint, optional, type ServiceRef, type ExtensionPoint, type Dependency, type OptionalDependency, type ServiceScope } from './service-ref.js';
 export {
   definePlugin,
   PLUGIN_API_VERSION,

@@ -4,7 +4,7 @@ import { PluginError } from './errors.js';
 import { orderPlugins } from './plugin-graph.js';
 import type { LoadedPlugin } from './plugin-loader.js';
 import { definePlugin, type DependencyMap } from './plugin.js';
-import { createExtensionPoint, createServiceRef, type Dependency } from './service-ref.js';
+import { createExtensionPoint, createServiceRef, optional, type Dependency } from './service-ref.js';
 
 const core = createServiceRef<string>({ id: 'core.thing' });
 const a = createServiceRef<string>({ id: 'a.service' });
@@ -31,6 +31,11 @@ describe('plugin ordering', () => {
       () => order([plugin('webhooks', { store: b })]),
       (error: unknown) => error instanceof PluginError && /plugin 'webhooks' needs service 'b.service' \(as 'store'\), which no enabled plugin provides/.test(error.message),
     );
+  });
+
+  it('skips an optional dependency nobody provides, and orders after its provider when there is one', () => {
+    assert.deepEqual(order([plugin('runner', { secrets: optional(b) })]), ['runner']);
+    assert.deepEqual(order([plugin('runner', { secrets: optional(b) }), plugin('b', {}, [b])]), ['b', 'runner']);
   });
 
   it('refuses a cycle and prints it', () => {

@@ -1,9 +1,11 @@
 import { PluginError } from './errors.js';
+import { isOptional } from './service-ref.js';
 import type { LoadedPlugin } from './plugin-loader.js';
 
 /**
  * Orders plugins so each is initialised after the plugins providing what it needs; ties keep
- * the order of plugins.toml. Refuses a dependency nobody provides and any cycle, naming them.
+ * the order of plugins.toml. Refuses a dependency nobody provides (unless it is optional) and any
+ * cycle, naming them.
  */
 export function orderPlugins(plugins: readonly LoadedPlugin[], kernelProvided: ReadonlySet<string>): LoadedPlugin[] {
   const providerOf = new Map<string, string>();
@@ -23,6 +25,7 @@ export function orderPlugins(plugins: readonly LoadedPlugin[], kernelProvided: R
       if (kernelProvided.has(dep.id)) continue;
       const provider = providerOf.get(dep.id);
       if (provider === undefined) {
+        if (isOptional(dep)) continue;
         throw new PluginError(
           `plugin '${definition.id}' needs ${dep.kind === 'service' ? 'service' : 'extension point'} '${dep.id}' (as '${key}'), which no enabled plugin provides; enable the plugin that provides it in plugins.toml`,
         );

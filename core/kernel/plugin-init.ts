@@ -9,7 +9,7 @@ import { orderPlugins } from './plugin-graph.js';
 import { loadPlugins } from './plugin-loader.js';
 import type { PluginEnvironment, RouteGroup, RouteSurface, Worker } from './plugin.js';
 import type { PluginSource } from './plugins-file.js';
-import type { Dependency } from './service-ref.js';
+import { isOptional, type Dependency } from './service-ref.js';
 
 export interface InitializedPlugins {
   readonly order: readonly string[];
@@ -58,7 +58,9 @@ export async function initPlugins(options: InitPluginsOptions): Promise<Initiali
       addReadinessNote: (name, note) => readinessNotes.push({ name: `${id}/${name}`, note }),
     };
     const deps: Record<string, unknown> = {};
-    for (const [key, dep] of Object.entries(definition.deps)) deps[key] = container.resolveFor(id, dep);
+    for (const [key, dep] of Object.entries(definition.deps)) {
+      deps[key] = isOptional(dep) && !container.has(dep) ? undefined : container.resolveFor(id, dep);
+    }
     try {
       await definition.init(deps as never, env);
     } catch (error) {

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Migration } from '../ports/index.js';
 import type { CommandDefinition } from './command.js';
-import type { Dependency, ExtensionPoint, ServiceRef } from './service-ref.js';
+import type { Dependency, ExtensionPoint, OptionalDependency, ServiceRef } from './service-ref.js';
 
 /** The plugin API this kernel implements. A plugin targeting another version is refused. */
 export const PLUGIN_API_VERSION = 1;
@@ -77,7 +77,7 @@ export interface PluginEnvironment {
 export type DependencyMap = Readonly<Record<string, Dependency<unknown>>>;
 
 export type ResolvedDependencies<D extends DependencyMap> = {
-  readonly [K in keyof D]: D[K] extends Dependency<infer T> ? T : never;
+  readonly [K in keyof D]: D[K] extends OptionalDependency<infer T> ? T | undefined : D[K] extends Dependency<infer T> ? T : never;
 };
 
 export interface PluginDefinition<D extends DependencyMap = DependencyMap> {

@@ -21,6 +21,21 @@ export interface ExtensionPoint<T> {
 
 export type Dependency<T> = ServiceRef<T> | ExtensionPoint<T>;
 
+/**
+ * A dependency the plugin can do without: resolved to `undefined` when no enabled plugin provides
+ * it, and otherwise initialised first like any dependency (e.g. runner-protocol reads secrets
+ * through the secrets plugin when that plugin is enabled).
+ */
+export type OptionalDependency<T> = Dependency<T> & { readonly optional: true };
+
+export function optional<T>(dep: Dependency<T>): OptionalDependency<T> {
+  return { ...dep, optional: true };
+}
+
+export function isOptional(dep: Dependency<unknown>): boolean {
+  return (dep as { optional?: unknown }).optional === true;
+}
+
 const REF_ID = /^[a-z][a-z0-9-]*(\.[a-z][a-zA-Z0-9-]*)+$/;
 
 function checkId(id: string): string {

@@ -11,6 +11,7 @@ import {
   createSilentLogger,
   defaultCatalog,
   definePlugin,
+  optional,
   PluginError,
   type Catalog,
   type PluginDefinition,
@@ -77,6 +78,16 @@ describe('host lifecycle', () => {
     await host.stop();
     assert.equal(host.state, 'stopped');
     assert.deepEqual(events, ['init first', 'init second with from-first', 'start first', 'start second', 'stop second', 'stop first']);
+  });
+
+  it('resolves an optional dependency to its provider, or to undefined when no plugin provides it', async () => {
+    const shared = createServiceRef<string>({ id: 'first.value' });
+    const seen: (string | undefined)[] = [];
+    const first = definePlugin({ id: 'first', apiVersion: 1, deps: {}, provides: [shared], init: (_deps, env) => env.provideService(shared, 'from-first') });
+    const second = definePlugin({ id: 'second', apiVersion: 1, deps: { value: optional(shared) }, init: ({ value }) => void seen.push(value) });
+    await (await boot(['second', 'first'], { first, second })).stop();
+    await (await boot(['second'], { second })).stop();
+    assert.deepEqual(seen, ['from-first', undefined]);
   });
 
   it('refuses to start on a missing dependency, naming the plugin', async () => {
