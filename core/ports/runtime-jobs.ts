@@ -49,7 +49,10 @@ export interface RuntimeJobContext {
   readonly baseRef: string | undefined;
   /** The mode the job message gave the runner (`actions_cache_mode`); enforced by the cache service. */
   readonly cacheMode: CacheMode;
-  /** The job's effective token permissions (scope -> level); `{}` when the defaults apply. */
+  /**
+   * The job's token permissions (scope -> level) as its job message gave them: the workflow's, or
+   * GitHub's restricted default set, capped by the operator's `[token_permissions_ceiling]`.
+   */
   readonly permissions: Readonly<Record<string, string>>;
   /** `environment:` name of the job. */
   readonly environment: string | undefined;

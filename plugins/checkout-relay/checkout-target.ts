@@ -1,6 +1,6 @@
 import type { Engine } from '../../core/engine/index.js';
 import { NotFoundError, NotImplementedError } from '../../core/kernel/index.js';
-import type { RuntimeJobs, SnapshotStore } from '../../core/ports/index.js';
+import type { RuntimeJob, RuntimeJobs, SnapshotStore } from '../../core/ports/index.js';
 import { tokenFromAuthorization } from './credentials.js';
 
 /** What a job may check out: its run's repository at its run's commit. */
@@ -26,7 +26,8 @@ export type ResolveCheckout = (authorization: string | undefined, owner: string,
 /**
  * Admits a request for `owner/repo`: the job token must name a running job (`AuthError`, 401,
  * otherwise), the repository must be its run's (any casing; another one is a plain 404 that does
- * not tell whether it exists), and the run's commit must be in the snapshot store. A local run
+ * not tell whether it exists), the job's permissions must grant `contents: read` unless the
+ * repository is public (a 404, as GitHub answers), and the run's commit must be in the snapshot store. A local run
  * whose snapshot was pruned is a 404 naming the retention; a forge run's commit was never there
  * (its jobs fetch from the forge), which the relay does not proxy: 501.
  */
@@ -39,6 +40,7 @@ export function checkoutTargets(deps: CheckoutTargetDeps): ResolveCheckout {
       const scope = run === undefined ? '' : `: this job's token reaches only its run's repository, ${run.repository}; check out other repositories from their forge`;
       throw new NotFoundError(`repository ${asked} not found${scope}`, { code: 'repository_not_found' });
     }
+    await requireContentsRead(deps.runtimeJobs, job, run.repository);
     const target: CheckoutTarget = { runId: run.id, repository: run.repository, sha: run.sha, ref: run.ref };
     if (await deps.snapshots.hasCommit(run.repository, run.sha)) return target;
     if (run.trigger === 'local') {
@@ -55,6 +57,22 @@ export function checkoutTargets(deps: CheckoutTargetDeps): ResolveCheckout {
       },
     });
   };
+}
+
+/**
+ * A token reads a repository that is not public only with `contents: read` (or write), as on
+ * GitHub, where such a checkout fails with "Repository not found". The permissions are the job
+ * message's: the workflow's (or the default set) under the operator's token ceiling.
+ */
+async function requireContentsRead(runtimeJobs: RuntimeJobs, job: RuntimeJob, repository: string): Promise<void> {
+  const context = await runtimeJobs.describe(job);
+  if (context.github['repository_visibility'] === 'public') return;
+  const level = context.permissions['contents'];
+  if (level === 'read' || level === 'write') return;
+  throw new NotFoundError(
+    `repository ${repository} not found: this job's token lacks 'contents: read' (add it to the job's or the workflow's permissions; the operator's [token_permissions_ceiling] may also lower it)`,
+    { code: 'repository_not_found' },
+  );
 }
 
 /** `app.git` → `app` (git URLs may carry the suffix). */

@@ -71,7 +71,7 @@ export function createRunnerProtocolPlugin(options: RunnerProtocolOptions = {}) 
         runnerFlow: config.env.runnerFlow,
         listenerUrl: () => lifecycle.publicUrl(),
       });
-      env.provideService(runtimeJobsServiceRef, createRuntimeJobs({ engine, jobTokens: services.jobTokens, publicUrl: () => lifecycle.publicUrl(), attempts: createJobAttempts(engine) }));
+      env.provideService(runtimeJobsServiceRef, createRuntimeJobs({ engine, jobTokens: services.jobTokens, publicUrl: () => lifecycle.publicUrl(), attempts: createJobAttempts(engine), tokenCeiling: config.operator.token_permissions_ceiling }));
       // One append-only list, in name order: store/'s migrations, the Worker's (worker-api/), the results service's (results/).
       env.addMigrations([...runnerProtocolMigrations, ...workerApiMigrations, ...resultsMigrations].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)));
 
@@ -136,6 +136,7 @@ export function createRunnerProtocolPlugin(options: RunnerProtocolOptions = {}) 
         publicUrl: () => lifecycle.publicUrl(),
         ...(options.timings === undefined ? {} : { timings: options.timings }),
         migrateToBroker: config.env.runnerFlow === 'broker',
+        tokenCeiling: config.operator.token_permissions_ceiling,
       });
       env.addRoutes({ auth: 'public', surfaces: RUNNER_SURFACES, register: (app) => legacy.registerRoutes(app) });
       env.provideService(

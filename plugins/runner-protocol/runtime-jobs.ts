@@ -3,7 +3,7 @@ import { NotFoundError } from '../../core/kernel/index.js';
 import type { RuntimeJob, RuntimeJobContext, RuntimeJobs } from '../../core/ports/index.js';
 import type { ExpressionObject } from '../../core/workflow/index.js';
 import type { JobAttempts, JobTokens } from './auth/index.js';
-import { cacheModeFor, repositoryVisibility } from './job-message/index.js';
+import { cacheModeFor, DEFAULT_TOKEN_PERMISSIONS, repositoryVisibility, type TokenCeiling } from './job-message/index.js';
 import { planAssignment } from './messages/index.js';
 
 export interface RuntimeJobsDeps {
@@ -12,6 +12,8 @@ export interface RuntimeJobsDeps {
   /** The public URL the job messages are built with. */
   readonly publicUrl: () => string;
   readonly attempts: JobAttempts;
+  /** The operator's `[token_permissions_ceiling]`: the permissions `describe` gives are capped as the job message's were. */
+  readonly tokenCeiling: TokenCeiling | undefined;
 }
 
 /**
@@ -42,7 +44,7 @@ export function createRuntimeJobs(deps: RuntimeJobsDeps): RuntimeJobs {
       const [run, record] = await Promise.all([deps.engine.getRun(job.runId), deps.engine.getJob(job.jobId)]);
       if (run === undefined || record === undefined) throw new NotFoundError(`run ${job.runId} has no job ${job.jobId}`, { code: 'job_not_found' });
       const [files, runJobs] = await Promise.all([deps.engine.runFiles(run.id), deps.engine.listJobs(run.id)]);
-      const { plan } = await planAssignment({ run, job: record, files, leaseExpiresAt: 0 }, runJobs, deps.publicUrl());
+      const { plan } = await planAssignment({ run, job: record, files, leaseExpiresAt: 0 }, runJobs, { serverUrl: deps.publicUrl(), ceiling: deps.tokenCeiling });
       const github = plan.job.scope.github;
       const strings: Record<string, string> = {};
       for (const [key, value] of Object.entries(github)) if (typeof value === 'string') strings[key] = value;
@@ -57,7 +59,7 @@ export function createRuntimeJobs(deps: RuntimeJobsDeps): RuntimeJobs {
         defaultBranchRef: defaultBranch === undefined ? undefined : `refs/heads/${defaultBranch}`,
         baseRef: github.base_ref === '' ? undefined : `refs/heads/${github.base_ref}`,
         cacheMode: cacheModeFor(plan.workflow.event),
-        permissions: plan.instance.permissions ?? {},
+        permissions: plan.instance.permissions ?? DEFAULT_TOKEN_PERMISSIONS,
         environment: plan.instance.environment?.name,
         jobWorkflow: { repository: plan.source.repository, path: plan.source.path, ref: plan.source.ref, sha: plan.source.sha },
         github: strings,

@@ -1,7 +1,8 @@
 /**
  * What the relay cannot serve, said so git and octokit users can act on it: a local run whose
  * snapshot the pruner dropped (404 naming the retention), a forge run whose commit never was in
- * the snapshot store (501), a job that is over (its token no longer opens anything: 401), and
+ * the snapshot store (501), a job that is over (its token no longer opens anything: 401), a job
+ * whose token lacks `contents: read` (404, as GitHub answers for a private repository), and
  * another repository than the run's (404, with GitHub's body where octokit asks for one).
  */
 import assert from 'node:assert/strict';
@@ -9,6 +10,7 @@ import { describe, it } from 'node:test';
 import { getOctokit } from '@actions/github';
 import { selectRuns } from '../../core/engine/index.js';
 import { dispatchNext, RUNNER, WORKFLOW_PATH } from '../runner-protocol/worker-job.js';
+import { operatorConfigEnv } from '../support/operator-config.js';
 import { actionsCheckout, jobOf, localRunJob, relayHost } from './support.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -52,6 +54,19 @@ describe('checkout relay: refusals', () => {
     const tarball = await fetch(`${job.apiUrl}/repos/acme/widgets/tarball/${sha}`, { headers: { authorization: `Bearer ${job.token}` } });
     assert.equal(tarball.status, 501);
     assert.deepEqual(((await tarball.json()) as { code: string; details: { feature: string } }).details.feature, 'checkout relay for forge runs');
+  });
+
+  it("a token whose contents permission the operator's ceiling took away checks nothing out (404), git or tarball", async (t) => {
+    const h = await relayHost(t, await operatorConfigEnv(t, '[token_permissions_ceiling]\ncontents = "none"\n'));
+    const job = await localRunJob(t, h);
+    const { fetch: gitFetch } = await actionsCheckout(t, job);
+    assert.notEqual(gitFetch.code, 0);
+    assert.match(gitFetch.stderr, /HTTP\/1\.1 404/);
+    assert.match(gitFetch.stderr, /repository acme\/app not found: this job's token lacks 'contents: read'/);
+
+    const tarball = await fetch(`${job.apiUrl}/repos/acme/app/tarball/${job.sha}`, { headers: { authorization: `Bearer ${job.token}` } });
+    assert.equal(tarball.status, 404);
+    assert.equal(((await tarball.json()) as { code: string }).code, 'repository_not_found');
   });
 
   it("a finished job's token opens nothing (401 with the Basic challenge)", async (t) => {

@@ -1,13 +1,15 @@
 /**
  * The OIDC provider with the real `@actions/core.getIDToken()` in a job step's process: the token
  * verifies against our JWKS (found through the discovery document) with GitHub's claim set;
- * only jobs granted `id-token: write` get one; keys rotate with overlap.
+ * only jobs granted `id-token: write` get one, after the operator's token ceiling; keys rotate
+ * with overlap.
  */
 import assert from 'node:assert/strict';
 import { describe, test, type TestContext } from 'node:test';
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JSONWebKeySet, type JWTPayload } from 'jose';
 import type { RunOptions } from './job-steps.js';
 import { dispatch, finish, runStep, startRun, stepDirs, stepEnv } from './job-steps.js';
+import { operatorConfigEnv } from '../support/operator-config.js';
 import { runtimeHost, STORES, type RuntimeHost } from './runtime-host.js';
 import { call } from './twirp-client.js';
 
@@ -130,6 +132,18 @@ for (const store of STORES) {
       assert.equal((await call(`${url}&audience=${'a'.repeat(2000)}`, { headers: { authorization: `Bearer ${granted.env['ACTIONS_ID_TOKEN_REQUEST_TOKEN']}` } })).status, 400);
       await finish(h, granted.dispatched);
       assert.equal((await call(url, { headers: { authorization: `Bearer ${granted.env['ACTIONS_ID_TOKEN_REQUEST_TOKEN']}` } })).status, 401, 'a finished job');
+    });
+
+    test('a token ceiling with id-token = "none" takes the grant away: the route refuses the job token, and getIDToken fails', async (t) => {
+      const h = await runtimeHost(t, store.kind, await operatorConfigEnv(t, '[token_permissions_ceiling]\nid-token = "none"\n'));
+      // The test's dispatch builds the message without the ceiling (test/runner-protocol/token-ceiling.test.ts
+      // has the server's, which gives no URL): a job that knows the URL anyway is refused by the server.
+      const capped = await jobEnv(t, h, workflow(''));
+      const url = capped.env['ACTIONS_ID_TOKEN_REQUEST_URL'] ?? '';
+      const refused = await call(url, { headers: { authorization: `Bearer ${capped.env['ACTIONS_ID_TOKEN_REQUEST_TOKEN'] ?? ''}` } });
+      assert.equal(refused.status, 403);
+      assert.equal(refused.body['code'], 'id_token_forbidden');
+      await assert.rejects(idToken(capped.env, 'aud'), /Failed to get ID Token[\s\S]*403/);
     });
 
     test('keys rotate with overlap: the next key is published before it signs, the old one stays a while', async (t) => {

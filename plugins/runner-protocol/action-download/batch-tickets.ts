@@ -78,7 +78,8 @@ async function admittedFor(deps: ActionDownloadDeps, claims: VerifiedJobToken): 
   }
   const [files, runJobs] = await Promise.all([deps.engine.runFiles(run.id), deps.engine.listJobs(run.id)]);
   // Needs included: a job expanded from its needs (matrix from an output) only plans with them.
-  const { plan } = await planAssignment({ run, job, files, leaseExpiresAt: 0 }, runJobs, deps.serverUrl());
+  // Only the steps are read: the token ceiling changes permissions, never which actions run.
+  const { plan } = await planAssignment({ run, job, files, leaseExpiresAt: 0 }, runJobs, { serverUrl: deps.serverUrl(), ceiling: undefined });
   const uses = plan.instance.steps.flatMap((step) => {
     const value = (step as { readonly uses?: { readonly value?: unknown } }).uses?.value;
     return typeof value === 'string' ? [value] : [];

@@ -185,3 +185,24 @@ jobs:
   assert.equal(msg['jobName'], '_20');
   assert.equal(msg['jobDisplayName'], 'test (20)');
 });
+
+test("the operator's token ceiling caps what the runner prints and drops the id-token URL", async () => {
+  const assignment = testAssignment(WORKFLOW.replace('  contents: read\n', '  contents: write\n  pull-requests: write\n'), { instanceId: 'build' });
+  const plan = await planFor(assignment, { serverUrl: SERVER.publicUrl, ceiling: { default: 'read', 'id-token': 'none', allow_create_approve_pr: false } });
+  assert.deepEqual(plan.cappedPermissions, [
+    { scope: 'contents', requested: 'write', allowed: 'read' },
+    { scope: 'id-token', requested: 'write', allowed: 'none' },
+    { scope: 'pull-requests', requested: 'write', allowed: 'read' },
+  ]);
+  const msg = buildJobMessage({ assignment, plan, serverUrls: SERVER, accessToken: 'job.jwt.token' });
+  assert.deepEqual(variable(msg, 'system.github.token.permissions'), { value: '{"Contents":"read","Metadata":"read","PullRequests":"read"}' });
+  const endpoint = (field(msg['resources'], 'endpoints') as JsonValue[])[0] as JsonObject;
+  assert.equal(field(endpoint['data'], 'GenerateIdTokenUrl'), '');
+});
+
+test('a ceiling caps the default set of a workflow without permissions', async () => {
+  const assignment = testAssignment(WORKFLOW.replace(/permissions:\n(  .*\n)+/, ''), { instanceId: 'build' });
+  const plan = await planFor(assignment, { serverUrl: SERVER.publicUrl, ceiling: { packages: 'none' } });
+  const msg = buildJobMessage({ assignment, plan, serverUrls: SERVER, accessToken: 'job.jwt.token' });
+  assert.deepEqual(variable(msg, 'system.github.token.permissions'), { value: '{"Contents":"read","Metadata":"read"}' });
+});

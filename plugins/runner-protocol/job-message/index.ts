@@ -16,6 +16,7 @@ export { jobServer, LOOPBACK_JOB_HOST, passesToolkitHostGate } from './job-serve
 export { ID_TOKEN_PATH } from './system-connection.js';
 export { JOB_TOKEN_SLOT, withJobToken } from './job-token-slot.js';
 export { tokenPermissions } from './message-variables.js';
+export { applyTokenCeiling, DEFAULT_TOKEN_PERMISSIONS, describeCapped, type CappedScope, type TokenCeiling } from './token-ceiling.js';
 export type {
   JobMessageIds,
   JobMessageInput,

@@ -16,6 +16,7 @@ import type { JsonObject, JsonValue } from '../../../core/protocol/index.js';
 import type { Permissions } from '../../../core/workflow/index.js';
 import { cacheModeFor } from './cache-mode.js';
 import { FEATURE_FLAGS } from './feature-flags.js';
+import { DEFAULT_TOKEN_PERMISSIONS } from './token-ceiling.js';
 import type { JobMessageType, JobPlan, VariableValue } from './types.js';
 
 export interface VariablesInput {
@@ -30,8 +31,6 @@ export interface VariablesInput {
   readonly extra: Readonly<Record<string, string | VariableValue>>;
 }
 
-/** GitHub's token when a workflow sets no `permissions:` (the "restricted" default). */
-const DEFAULT_PERMISSIONS: Permissions = { contents: 'read', packages: 'read' };
 const LOW_DISK_SPACE_THRESHOLD_MB = '100';
 const SECRET_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -93,7 +92,7 @@ function addSecrets(variables: Map<string, VariableValue>, secrets: Readonly<Rec
  */
 export function tokenPermissions(permissions: Permissions | undefined): string {
   const levels: Record<string, string> = { Metadata: 'read' };
-  for (const [scope, level] of Object.entries(permissions ?? DEFAULT_PERMISSIONS)) {
+  for (const [scope, level] of Object.entries(permissions ?? DEFAULT_TOKEN_PERMISSIONS)) {
     if (level === 'none') continue;
     const name = scope
       .split('-')

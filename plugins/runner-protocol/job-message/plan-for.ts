@@ -21,6 +21,7 @@ import {
   type WorkflowLoader,
 } from '../../../core/workflow/index.js';
 import { jobServer } from './job-server.js';
+import { applyTokenCeiling, type TokenCeiling } from './token-ceiling.js';
 import type { JobPlan, WorkflowSource } from './types.js';
 
 export interface PlanForOptions {
@@ -31,6 +32,8 @@ export interface PlanForOptions {
   readonly secretNames?: readonly string[];
   /** Results of the jobs needed, for a job whose fields had to wait for them. */
   readonly needs?: NeedsContext;
+  /** `[token_permissions_ceiling]` of the operator config: caps the instance's permissions (token-ceiling.ts). */
+  readonly ceiling?: TokenCeiling;
 }
 
 export async function planFor(assignment: Assignment, options: PlanForOptions): Promise<JobPlan> {
@@ -59,7 +62,15 @@ export async function planFor(assignment: Assignment, options: PlanForOptions): 
     throw new Error(`job '${job.instanceId}' of run ${run.id} is not in the plan of ${run.workflowPath} any more`);
   }
   const fileName = loaded.fileTable[(found.job.template.id.file ?? 1) - 1] ?? run.workflowPath;
-  return { workflow, ...found, fileTable: loaded.fileTable, source: sources.get(fileName) ?? entry };
+  const { permissions, capped } = applyTokenCeiling(found.instance.permissions, options.ceiling);
+  return {
+    workflow,
+    job: found.job,
+    instance: permissions === found.instance.permissions ? found.instance : { ...found.instance, permissions },
+    cappedPermissions: capped,
+    fileTable: loaded.fileTable,
+    source: sources.get(fileName) ?? entry,
+  };
 }
 
 function findInstance(jobs: readonly PlannedJob[], instanceId: string, needs: NeedsContext | undefined) {

@@ -1,6 +1,7 @@
 /** The inputs of the job-message builder and what `planFor` gives it. */
 import type { Assignment } from '../../../core/engine/index.js';
 import type { JobInstance, NeedsContext, PlannedJob, WorkflowPlan } from '../../../core/workflow/index.js';
+import type { CappedScope } from './token-ceiling.js';
 
 /** The file that defines a job: the run's workflow, or a workflow it calls. */
 export interface WorkflowSource {
@@ -20,7 +21,10 @@ export interface WorkflowSource {
 export interface JobPlan {
   readonly workflow: WorkflowPlan;
   readonly job: PlannedJob;
+  /** Its `permissions` are the token's: the operator's ceiling applied (token-ceiling.ts). */
   readonly instance: JobInstance;
+  /** The scopes the ceiling lowered (logged when the job is handed out); empty when none. */
+  readonly cappedPermissions: readonly CappedScope[];
   /** Every file of the run, the entry first (token `file` ids index into it, 1-based). */
   readonly fileTable: readonly string[];
   readonly source: WorkflowSource;

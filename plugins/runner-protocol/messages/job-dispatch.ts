@@ -3,7 +3,7 @@ import type { Assignment, Engine } from '../../../core/engine/index.js';
 import type { Clock } from '../../../core/ports/index.js';
 import { MessageTypes } from '../../../core/protocol/index.js';
 import type { JobTokens } from '../auth/index.js';
-import { buildJobMessage, jobIdFor, JOB_TOKEN_SLOT, planIdFor, type JobMessageType, type ServerUrls } from '../job-message/index.js';
+import { buildJobMessage, describeCapped, jobIdFor, JOB_TOKEN_SLOT, planIdFor, type JobMessageType, type ServerUrls, type TokenCeiling } from '../job-message/index.js';
 import { engineRunnerId, type JobRequestsStore } from '../job-requests/index.js';
 import type { SessionRecord } from '../sessions/index.js';
 import type { AgentRecord, AgentsStore, RunnerDb } from '../store/index.js';
@@ -19,6 +19,8 @@ export interface JobDispatchDeps {
   readonly agents: AgentsStore;
   readonly clock: Clock;
   readonly logger: Logger;
+  /** The operator's `[token_permissions_ceiling]` (job-message/token-ceiling.ts); undefined for none. */
+  readonly tokenCeiling: TokenCeiling | undefined;
 }
 
 /**
@@ -28,6 +30,10 @@ export interface JobDispatchDeps {
  * together. The message waits in the store until a poll delivers it, so a claim made while the
  * poll was going away is delivered on the session's next poll. It is stored without its job
  * token (job-message/job-token-slot.ts): the token is minted when the message is handed out.
+ *
+ * A job whose token permissions the operator's ceiling lowered runs with the lower levels (GitHub
+ * caps silently; the runner prints the capped set under "GITHUB_TOKEN Permissions"); the server
+ * logs what was capped at debug level.
  *
  * A job whose message cannot be built (its workflow no longer plans) fails with the reason: no
  * runner could run it, and leaving it claimed would only delay the same failure.
@@ -42,7 +48,10 @@ export async function dispatchJob(
 ): Promise<MessageRecord | undefined> {
   const { run, job } = assignment;
   try {
-    const { plan, needs } = await planAssignment(assignment, await deps.engine.listJobs(run.id), serverUrls.publicUrl);
+    const { plan, needs } = await planAssignment(assignment, await deps.engine.listJobs(run.id), { serverUrl: serverUrls.publicUrl, ceiling: deps.tokenCeiling });
+    if (plan.cappedPermissions.length > 0) {
+      deps.logger.debug({ runId: run.id, jobId: job.id, capped: describeCapped(plan.cappedPermissions) }, 'token permissions capped by [token_permissions_ceiling]');
+    }
     const planId = planIdFor(run);
     const jobGuid = jobIdFor(planId, job);
     const body = JSON.stringify(buildJobMessage({ assignment, plan, serverUrls, accessToken: JOB_TOKEN_SLOT, needs, messageType }));

@@ -1,11 +1,18 @@
 import { instancesDone, needsEntry, type Assignment, type JobRecord } from '../../../core/engine/index.js';
 import type { NeedsContext } from '../../../core/workflow/index.js';
-import { needsFromJobs, planFor, type JobPlan } from '../job-message/index.js';
+import { needsFromJobs, planFor, type JobPlan, type TokenCeiling } from '../job-message/index.js';
 
 /** What the job message of an assignment is built from: its plan, and the `needs` context. */
 export interface PlannedAssignment {
   readonly plan: JobPlan;
   readonly needs: NeedsContext;
+}
+
+export interface PlanAssignmentOptions {
+  /** The public URL (`github.server_url` derives from it). */
+  readonly serverUrl: string;
+  /** The operator's `[token_permissions_ceiling]`; undefined when the config has none. */
+  readonly ceiling: TokenCeiling | undefined;
 }
 
 /**
@@ -14,16 +21,17 @@ export interface PlannedAssignment {
  * without them; a job whose instances were expanded from its needs (a matrix read from an output)
  * only plans with them, so those are read from the job's own record first.
  */
-export async function planAssignment(assignment: Assignment, runJobs: readonly JobRecord[], serverUrl: string): Promise<PlannedAssignment> {
-  if (assignment.job.needs.length === 0) return { plan: await planFor(assignment, { serverUrl }), needs: {} };
+export async function planAssignment(assignment: Assignment, runJobs: readonly JobRecord[], options: PlanAssignmentOptions): Promise<PlannedAssignment> {
+  const base = { serverUrl: options.serverUrl, ...(options.ceiling === undefined ? {} : { ceiling: options.ceiling }) };
+  if (assignment.job.needs.length === 0) return { plan: await planFor(assignment, base), needs: {} };
   let needs: NeedsContext;
   try {
-    const first = await planFor(assignment, { serverUrl });
+    const first = await planFor(assignment, base);
     needs = needsFromJobs(first.job, runJobs, first.workflow);
   } catch {
     needs = needsOfRecord(assignment.job, runJobs);
   }
-  return { plan: await planFor(assignment, { serverUrl, needs }), needs };
+  return { plan: await planFor(assignment, { ...base, needs }), needs };
 }
 
 /** The `needs` context from a job record alone: its needs are full job paths, keyed by the job's own scope. */

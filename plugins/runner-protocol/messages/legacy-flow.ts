@@ -6,6 +6,7 @@ import { requireRunnerToken, type JobTokens, type RunnerAuth } from '../auth/ind
 import { createJobRequestsStore, registerJobRequestRoutes } from '../job-requests/index.js';
 import { createSessionSweeper, createSessionsStore, legacyFlowTimings, registerSessionRoutes, type LegacyFlowTimings } from '../sessions/index.js';
 import { runnerDb, type AgentsStore, type PoolsStore } from '../store/index.js';
+import type { TokenCeiling } from '../job-message/index.js';
 import type { RunnerUrls } from '../urls/index.js';
 import { installVssErrorHandler } from '../vss/index.js';
 import { registerMessageRoutes, type MessageRoutesDeps } from './message-routes.js';
@@ -34,6 +35,8 @@ export interface LegacyFlowInputs {
   readonly timings?: Partial<LegacyFlowTimings>;
   /** `SVC_RUNNER_FLOW=broker`: legacy polls answer `BrokerMigration`. */
   readonly migrateToBroker?: boolean;
+  /** The operator's `[token_permissions_ceiling]`, applied to every job message. */
+  readonly tokenCeiling: TokenCeiling | undefined;
 }
 
 /** The legacy session + message flow: its routes (one group behind the runner token) and its sweeper. */
@@ -77,6 +80,7 @@ export function createLegacyFlow(inputs: LegacyFlowInputs): LegacyFlow {
     publicUrl: inputs.publicUrl,
     shutdownSignal: inputs.shutdownSignal,
     migrateToBroker: inputs.migrateToBroker ?? false,
+    tokenCeiling: inputs.tokenCeiling,
   };
 
   return {
