@@ -12,4 +12,5 @@ export { loadPluginCommands, type PluginCommand } from '../plugin-commands.js';
 export { exportClusterKey, importClusterKey, type ClusterKeyImport } from './cluster-key.js';
 export { DEFAULT_SERVER_URL, MissingTokenError, resolveConnection, serverBaseUrl, type ServerConnection } from './server-connection.js';
 export { parsePositiveId, runCommand } from './command-body.js';
+export { promptHidden, PromptCancelledError, readValue } from './read-value.js';
 export { apiRequest, ServerAnswerError, ServerUnreachableError, type ApiRequestInit, type ApiResponse } from './api-request.js';

@@ -1,7 +1,6 @@
-import { apiRequest, resolveConnection, runCommand, type CommandDefinition } from '../../../core/kernel/cli/index.js';
+import { apiRequest, readValue, resolveConnection, runCommand, type CommandDefinition } from '../../../core/kernel/cli/index.js';
 import type { ListedValueView } from '../routes.js';
 import type { ValueKind } from '../scope.js';
-import { readValue } from './read-value.js';
 
 const WORD: Readonly<Record<ValueKind, { readonly command: string; readonly path: string; readonly noun: string; readonly list: 'secrets' | 'variables' }>> = {
   secret: { command: 'secret', path: 'secrets', noun: 'secret', list: 'secrets' },
