@@ -193,6 +193,20 @@ describe('svc run against svc serve and a runner', () => {
     assert.equal(await refused.exited, 2, refused.stdout() + refused.stderr());
     assert.match(refused.stderr(), /^svc run: the workflow_dispatch inputs do not fit \.github\/workflows\/manual\.yml: Unexpected inputs provided: \["verbose"\]/m);
   });
+
+  it('workflow_dispatch inputs from --input and --input-file: --input implies the event and wins over the file', async (t) => {
+    const repo = await gitRepository({ '.github/workflows/manual.yml': MANUAL, 'inputs.json': JSON.stringify({ target: 'staging', level: 'warning', dry: true }) });
+    t.after(repo.remove);
+    const run = svcRun(['--input', 'target=production', '--input', 'level=info', '--input', 'count=3'], server.cliEnv, repo.dir);
+    assert.equal(await run.exited, 0, run.stdout() + run.stderr());
+    assert.match(run.stdout(), /^deploy \| level=info count=3 dry=false target=production$/m);
+    assert.match(run.stderr(), /^svc run: run-supplied inputs: target, level, count$/m);
+    assert.match(run.stderr(), /^svc run: run \d+ of \.github\/workflows\/manual\.yml \(workflow_dispatch\): /m);
+
+    const fromFile = svcRun(['--input-file', 'inputs.json', '--input', 'level=info'], server.cliEnv, repo.dir);
+    assert.equal(await fromFile.exited, 0, fromFile.stdout() + fromFile.stderr());
+    assert.match(fromFile.stdout(), /^deploy \| level=info count=2 dry=true target=staging$/m);
+  });
 });
 
 describe('svc run without a server, and with bad input', () => {
@@ -216,5 +230,23 @@ describe('svc run without a server, and with bad input', () => {
     const payload = svcRun(['--payload', 'event.json'], env, repo.dir);
     assert.equal(await payload.exited, 2);
     assert.match(payload.stderr(), /^svc run: --payload file event\.json is not valid JSON: /);
+  });
+
+  it('run-supplied values are checked before anything is sent, and no value is repeated (exit 2, not 3: the server is never asked)', async (t) => {
+    const repo = await gitRepository({ '.github/workflows/closure.yml': CLOSURE, '.secrets': 'OK=1\nhunter2\n' });
+    t.after(repo.remove);
+    const env = { HOME: repo.dir, SVC_URL: 'http://127.0.0.1:9', SVC_TOKEN: 'any-token' };
+    const unset = svcRun(['--secret', 'DEPLOY_KEY'], env, repo.dir);
+    assert.equal(await unset.exited, 2, unset.stdout() + unset.stderr());
+    assert.match(unset.stderr(), /^svc run: secret DEPLOY_KEY has no value: --secret DEPLOY_KEY reads the environment variable DEPLOY_KEY \(unset or empty here\) or asks on a terminal \(stdin is not one\)/);
+    const badName = svcRun(['--secret', '1KEY=hunter2'], env, repo.dir);
+    assert.equal(await badName.exited, 2);
+    assert.equal(badName.stderr(), "svc run: --secret: '1KEY' is not a secret name: use letters, digits and _, not starting with a digit (e.g. DEPLOY_KEY)\n");
+    const badFile = svcRun(['--secret-file', '.secrets'], env, repo.dir);
+    assert.equal(await badFile.exited, 2);
+    assert.equal(badFile.stderr(), 'svc run: --secret-file file .secrets line 2: expected NAME=value\n');
+    const wrongEvent = svcRun(['--input', 'x=1', '--event', 'push'], env, repo.dir);
+    assert.equal(await wrongEvent.exited, 2);
+    assert.match(wrongEvent.stderr(), /^svc run: --input and --input-file are for the workflow_dispatch event \(the event is push\)/);
   });
 });

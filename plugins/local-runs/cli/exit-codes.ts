@@ -1,4 +1,4 @@
-import { MissingTokenError, NotImplementedError, ServerAnswerError, ServerUnreachableError } from '../../../core/kernel/cli/index.js';
+import { MissingTokenError, NotImplementedError, PromptCancelledError, ServerAnswerError, ServerUnreachableError } from '../../../core/kernel/cli/index.js';
 
 /**
  * `svc run` exit codes (also in the command's description and the plugin README):
@@ -6,7 +6,7 @@ import { MissingTokenError, NotImplementedError, ServerAnswerError, ServerUnreac
  * out; 2 nothing ran: a usage or input error (a flag, the workflow file, the payload, a git
  * problem, or the server refusing the submission as invalid); 3 the server is unreachable,
  * refused the credentials, failed (5xx), or was lost while following; 130 interrupted with
- * Ctrl-C (the run was asked to cancel).
+ * Ctrl-C (the run was asked to cancel, or a `--secret` prompt was left with Ctrl-C or Ctrl-D).
  */
 export const EXIT = { success: 0, runFailed: 1, usage: 2, server: 3, interrupted: 130 } as const;
 
@@ -20,6 +20,7 @@ export function exitCodeForConclusion(conclusion: string): number {
 /** The exit code for an error that stopped `svc run`. */
 export function exitCodeForError(error: unknown): number {
   if (error instanceof ServerUnreachableError || error instanceof MissingTokenError) return EXIT.server;
+  if (error instanceof PromptCancelledError) return EXIT.interrupted;
   if (error instanceof ServerAnswerError) return error.status === 401 || error.status === 403 || error.status >= 500 ? EXIT.server : EXIT.usage;
   // Everything else stopped `svc run` before anything ran: flags, files, git, the payload.
   return EXIT.usage;

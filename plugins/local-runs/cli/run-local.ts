@@ -1,11 +1,12 @@
 import type { Writable } from 'node:stream';
-import { resolveConnection, type CommandContext } from '../../../core/kernel/cli/index.js';
+import { promptHidden, resolveConnection, type CommandContext } from '../../../core/kernel/cli/index.js';
 import { errorMessage, EXIT, exitCodeForConclusion, exitCodeForError } from './exit-codes.js';
 import { followRun, type RunFollower } from './follow-run.js';
 import { findLocalRepository, resolveWorkflowFile } from './local-repository.js';
 import { readPayloadFile } from './payload-file.js';
 import { parseRunOptions } from './run-options.js';
-import { submitRun } from './submit-local-run.js';
+import { describeRunValues, resolveRunValues } from './run-values.js';
+import { submitBody, submitRun } from './submit-local-run.js';
 import { describeUpload, uploadSnapshot } from './upload-snapshot.js';
 
 /** What `svc run` does (run-command.ts declares it): the run's commit to the server, submit, follow; returns the exit code. */
@@ -28,20 +29,20 @@ export async function runLocal(raw: Readonly<Record<string, unknown>>, context: 
     const repository = await findLocalRepository(cwd);
     const workflow = await resolveWorkflowFile(repository, flags.file, cwd);
     const payload = flags.payloadFile === undefined ? undefined : await readPayloadFile(flags.payloadFile, cwd);
+    // Before anything is sent: a missing value stops the run here, and a prompt comes first.
+    const values = await resolveRunValues(flags.values, {
+      cwd,
+      env: context.env,
+      ...(process.stdin.isTTY ? { prompt: (text: string) => promptHidden(text, stderr) } : {}),
+    });
     const connection = await resolveConnection(context.env, cwd);
 
     const uploaded = await uploadSnapshot(connection, repository);
     for (const warning of uploaded.warnings) stderr.write(`svc run: warning: ${warning}\n`);
     note(stderr, describeUpload(uploaded, repository));
-    const run = await submitRun(connection, {
-      repository: repository.name,
-      snapshot: uploaded.sha,
-      workflow,
-      event: flags.event,
-      ...(flags.base === undefined ? {} : { base: flags.base }),
-      ...(payload === undefined ? {} : { payload }),
-      ...(flags.jobs.length === 0 ? {} : { job: flags.jobs }),
-    });
+    const supplied = describeRunValues(values);
+    if (supplied !== '') note(stderr, `run-supplied ${supplied}`);
+    const run = await submitRun(connection, submitBody(repository.name, uploaded.sha, workflow, flags, payload, values));
     for (const warning of run.warnings) stderr.write(`svc run: warning: ${warning}\n`);
     note(stderr, `run ${run.run_id} of ${workflow} (${flags.event}): ${run.url}`);
 

@@ -10,12 +10,12 @@ import { parseRunOptions } from './run-options.js';
 
 describe('svc run flags', () => {
   it('applies the defaults', () => {
-    assert.deepEqual(parseRunOptions({}), { jobs: [], event: 'push', json: false });
+    assert.deepEqual(parseRunOptions({}), { jobs: [], event: 'push', values: { secrets: [], vars: [], inputs: [] }, json: false });
   });
 
   it('keeps every flag, --job repeated and as a comma list, without repeats', () => {
     const options = parseRunOptions({ file: '.github/workflows/ci.yml', job: ['build,test', 'lint', 'build'], event: 'pull_request', base: 'refs/heads/main', payload: 'event.json', json: true });
-    assert.deepEqual(options, { file: '.github/workflows/ci.yml', jobs: ['build', 'test', 'lint'], event: 'pull_request', base: 'main', payloadFile: 'event.json', json: true });
+    assert.deepEqual(options, { file: '.github/workflows/ci.yml', jobs: ['build', 'test', 'lint'], event: 'pull_request', base: 'main', payloadFile: 'event.json', values: { secrets: [], vars: [], inputs: [] }, json: true });
     assert.deepEqual(parseRunOptions({ job: 'deploy' }).jobs, ['deploy']);
   });
 

@@ -1,4 +1,5 @@
 import { InputError, NotImplementedError } from '../../../core/kernel/cli/index.js';
+import { parseValueItems, type RunValueFlags } from './run-values.js';
 
 /** The flags of `svc run`, checked. */
 export interface RunOptions {
@@ -10,6 +11,8 @@ export interface RunOptions {
   readonly base?: string;
   /** `--payload`: the file's path as typed. */
   readonly payloadFile?: string;
+  /** `--secret`, `--var`, `--input` and their files, checked for form; resolved by run-values.ts. */
+  readonly values: RunValueFlags;
   readonly json: boolean;
 }
 
@@ -34,8 +37,15 @@ export function parseRunOptions(raw: Readonly<Record<string, unknown>>): RunOpti
     if (raw[key] !== undefined && raw[key] !== false) throw new NotImplementedError(`svc run ${flag}`);
   }
   const file = optionalText(raw['file'], '-f/--file', 'a workflow file, e.g. -f .github/workflows/ci.yml');
-  const event = optionalText(raw['event'], '--event', 'an event name such as push') ?? DEFAULT_EVENT;
+  const values = parseValueFlags(raw);
+  const givenEvent = optionalText(raw['event'], '--event', 'an event name such as push');
+  const hasInputs = values.inputs.length > 0 || values.inputFile !== undefined;
+  // Inputs are workflow_dispatch's: `--input` alone implies that event, another one is a mistake.
+  const event = givenEvent ?? (hasInputs ? 'workflow_dispatch' : DEFAULT_EVENT);
   if (!EVENT_NAME.test(event)) throw new InputError(`--event '${event}' is not an event name; use e.g. push, pull_request or workflow_dispatch`, { code: 'invalid_flag' });
+  if (hasInputs && event !== 'workflow_dispatch') {
+    throw new InputError(`--input and --input-file are for the workflow_dispatch event (the event is ${event}); leave out --event or put other data in --payload`, { code: 'invalid_flag' });
+  }
   const base = optionalText(raw['base'], '--base', 'a branch name such as main');
   const payloadFile = optionalText(raw['payload'], '--payload', 'a JSON file, e.g. --payload event.json');
   return {
@@ -44,6 +54,7 @@ export function parseRunOptions(raw: Readonly<Record<string, unknown>>): RunOpti
     event,
     ...(base === undefined ? {} : { base: base.replace(/^refs\/heads\//, '') }),
     ...(payloadFile === undefined ? {} : { payloadFile }),
+    values,
     json: raw['json'] === true,
   };
 }
@@ -61,6 +72,20 @@ export function parseJobs(value: unknown): string[] {
     }
   }
   return jobs;
+}
+
+function parseValueFlags(raw: Readonly<Record<string, unknown>>): RunValueFlags {
+  const secretFile = optionalText(raw['secretFile'], '--secret-file', 'a dotenv file, e.g. --secret-file .secrets');
+  const varFile = optionalText(raw['varFile'], '--var-file', 'a dotenv file, e.g. --var-file .vars');
+  const inputFile = optionalText(raw['inputFile'], '--input-file', 'a JSON or dotenv file, e.g. --input-file inputs.json');
+  return {
+    secrets: parseValueItems('secret', raw['secret']),
+    vars: parseValueItems('var', raw['var']),
+    inputs: parseValueItems('input', raw['input']),
+    ...(secretFile === undefined ? {} : { secretFile }),
+    ...(varFile === undefined ? {} : { varFile }),
+    ...(inputFile === undefined ? {} : { inputFile }),
+  };
 }
 
 function optionalText(value: unknown, flag: string, hint: string): string | undefined {

@@ -1,4 +1,6 @@
 import { apiRequest, type ServerConnection } from '../../../core/kernel/cli/index.js';
+import type { RunOptions } from './run-options.js';
+import type { InputValue, RunValues } from './run-values.js';
 
 export interface SubmitBody {
   readonly repository: string;
@@ -8,6 +10,36 @@ export interface SubmitBody {
   readonly base?: string;
   readonly payload?: Record<string, unknown>;
   readonly job?: readonly string[];
+  /** workflow_dispatch inputs (`--input`, `--input-file`), over the payload's `inputs`. */
+  readonly inputs?: Readonly<Record<string, InputValue>>;
+  /** Run-supplied secrets (`--secret`, `--secret-file`): kept by the server for the run's lifetime only. */
+  readonly secrets?: Readonly<Record<string, string>>;
+  /** Run-supplied configuration variables (`--var`, `--var-file`). */
+  readonly vars?: Readonly<Record<string, string>>;
+}
+
+/** The submission for the one workflow file: fields left out when not given (the server applies its defaults). */
+export function submitBody(
+  repository: string,
+  snapshot: string,
+  workflow: string,
+  flags: Pick<RunOptions, 'event' | 'base' | 'jobs'>,
+  payload: Record<string, unknown> | undefined,
+  values: RunValues,
+): SubmitBody {
+  const given = <T extends object>(map: T) => Object.keys(map).length > 0;
+  return {
+    repository,
+    snapshot,
+    workflow,
+    event: flags.event,
+    ...(flags.base === undefined ? {} : { base: flags.base }),
+    ...(payload === undefined ? {} : { payload }),
+    ...(flags.jobs.length === 0 ? {} : { job: flags.jobs }),
+    ...(given(values.inputs) ? { inputs: values.inputs } : {}),
+    ...(given(values.secrets) ? { secrets: values.secrets } : {}),
+    ...(given(values.vars) ? { vars: values.vars } : {}),
+  };
 }
 
 export interface SubmittedRun {
