@@ -236,7 +236,8 @@ describe('svc run without a server, and with bad input', () => {
     const repo = await gitRepository({ '.github/workflows/closure.yml': CLOSURE, '.secrets': 'OK=1\nhunter2\n' });
     t.after(repo.remove);
     const env = { HOME: repo.dir, SVC_URL: 'http://127.0.0.1:9', SVC_TOKEN: 'any-token' };
-    const unset = svcRun(['--secret', 'DEPLOY_KEY'], env, repo.dir);
+    // Every --secret counts, not only the last.
+    const unset = svcRun(['--secret', 'DEPLOY_KEY', '--secret', 'OK=1'], env, repo.dir);
     assert.equal(await unset.exited, 2, unset.stdout() + unset.stderr());
     assert.match(unset.stderr(), /^svc run: secret DEPLOY_KEY has no value: --secret DEPLOY_KEY reads the environment variable DEPLOY_KEY \(unset or empty here\) or asks on a terminal \(stdin is not one\)/);
     const badName = svcRun(['--secret', '1KEY=hunter2'], env, repo.dir);

@@ -4,8 +4,8 @@ import { InputError } from '../errors.js';
 
 /** Ctrl-C or end of input at a hidden prompt: no value was given. */
 export class PromptCancelledError extends InputError {
-  constructor(what: string) {
-    super(`no value given for ${what} (the prompt was interrupted)`, { code: 'prompt_cancelled' });
+  constructor(prompt: string) {
+    super(`the prompt "${prompt}" was interrupted; nothing was sent`, { code: 'prompt_cancelled' });
   }
 }
 

@@ -10,13 +10,15 @@ import { EXIT_CODES_HELP } from './exit-codes.js';
 export const runCommand: CommandDefinition = {
   name: 'run',
   description: `run a workflow of the working tree (uncommitted changes included) on the server and follow it; ${EXIT_CODES_HELP}`,
+  // A variadic option's placeholder must end in a word character before `...` (commander's rule),
+  // or a repeated flag keeps only its last value.
   options: [
     { flags: '-f, --file <workflow>', description: 'the workflow file (default: the only one in .github/workflows); relative to the current directory or the repository root' },
     { flags: '--job <ids...>', description: 'only these jobs and the jobs they need (repeatable, or a comma list)' },
     { flags: '--event <name>', description: 'the triggering event (default: push)' },
     { flags: '--base <branch>', description: 'the branch for branches: filters and the base of paths: changes' },
     { flags: '--payload <file>', description: 'a JSON file merged into the event payload (a local pull_request invents no pull-request fields)' },
-    { flags: '--secret <NAME[=VALUE]...>', description: 'a secret for this run only (repeatable); NAME alone takes the environment variable NAME, else asks without echo on a terminal, so the value stays out of shell history (NAME=VALUE does not)' },
+    { flags: '--secret <NAME=VALUE|NAME...>', description: 'a secret for this run only (repeatable); NAME alone takes the environment variable NAME, else asks without echo on a terminal, so the value stays out of shell history (NAME=VALUE does not)' },
     { flags: '--secret-file <file>', description: 'secrets from a dotenv file (NAME=value, export, # comments, quotes, multi-line "..." values); --secret wins over it' },
     { flags: '--var <NAME=VALUE...>', description: 'a configuration variable (vars.NAME) for this run only (repeatable)' },
     { flags: '--var-file <file>', description: 'variables from a dotenv file; --var wins over it' },
