@@ -154,14 +154,15 @@ describe('run-supplied values resolved', () => {
     );
   });
 
-  it('refuses bad names in files by file and line, values over 48 KB and empty variables, never quoting a value', async (t) => {
+  it('refuses bad names in files by file and line, values over 48 KB and over 100 of a kind, never quoting a value', async (t) => {
     const big = 'x'.repeat(MAX_VALUE_BYTES + 1);
     const dir = await tempFiles(t, { bad: 'OK=1\n1BAD=hunter2\n', big: `BIG=${big}\n`, empty: 'E=\n', reserved: 'GITHUB_SHA=hunter2\n', list: '[1]', nested: '{"a": {"b": 1}}', spaced: '{"bad name": "x"}' });
     const run = (flags: Partial<RunValueFlags>) => resolveRunValues({ ...NONE, ...flags }, { cwd: dir, env: {} });
     await assert.rejects(run({ secretFile: 'bad' }), refusesWithout('hunter2', /^bad line 2: '1BAD' is not a secret name/));
     await assert.rejects(run({ varFile: 'reserved' }), refusesWithout('hunter2', /^reserved line 1: variable names must not start with GITHUB_/));
     await assert.rejects(run({ secretFile: 'big' }), refusesWithout('xxxx', /^the value of secret BIG is 49153 bytes; the limit is 49152 \(48 KB\)$/));
-    await assert.rejects(run({ varFile: 'empty' }), /^InputError: variable E is empty: GitHub keeps no empty variable/);
+    assert.deepEqual((await run({ varFile: 'empty' })).vars, { E: '' });
+    await assert.rejects(run({ vars: Array.from({ length: 101 }, (_, i) => ({ name: `V${i}`, value: 'x' })) }), /^InputError: 101 variables for one run; the limit is 100$/);
     await assert.rejects(run({ secretFile: 'missing' }), /^InputError: cannot read --secret-file file missing \(ENOENT\)$/);
     await assert.rejects(run({ inputFile: 'list' }), /expected NAME=value/);
     await assert.rejects(run({ inputFile: 'nested' }), /^InputError: --input-file file nested: input a must be a string, number or boolean, not object$/);

@@ -45,6 +45,8 @@ export interface ValueSources {
 
 /** GitHub's limit on one secret or variable value (the secret store's too). */
 export const MAX_VALUE_BYTES = 48 * 1024;
+/** How many secrets, and how many variables, one run may bring (the server's limit too). */
+export const MAX_VALUES = 100;
 
 type Kind = 'secret' | 'var';
 const NOUN: Readonly<Record<Kind, string>> = { secret: 'secret', var: 'variable' };
@@ -123,10 +125,10 @@ export async function resolveRunValues(flags: RunValueFlags, sources: ValueSourc
   for (const item of flags.vars) vars[item.name] = item.value ?? '';
   if (flags.inputFile !== undefined) Object.assign(inputs, await readInputFile(flags.inputFile, sources.cwd));
   for (const item of flags.inputs) inputs[item.name] = item.value ?? '';
-  for (const [name, value] of Object.entries(secrets)) checkSize('secret', name, value);
-  for (const [name, value] of Object.entries(vars)) {
-    checkSize('var', name, value);
-    if (value === '') throw new InputError(`variable ${name} is empty: GitHub keeps no empty variable; give it a value or leave it out`, { code: 'invalid_value' });
+  for (const [kind, values] of [['secret', secrets], ['var', vars]] as const) {
+    const count = Object.keys(values).length;
+    if (count > MAX_VALUES) throw new InputError(`${count} ${NOUN[kind]}s for one run; the limit is ${MAX_VALUES}`, { code: 'too_many_values' });
+    for (const [name, value] of Object.entries(values)) checkSize(kind, name, value);
   }
   return { secrets, vars, inputs };
 }
