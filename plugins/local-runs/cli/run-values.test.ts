@@ -82,7 +82,7 @@ describe('dotenv files (--secret-file, --var-file, --input-file)', () => {
 
 describe('svc run --secret, --var, --input items', () => {
   it('upper-cases secret and variable names, keeps input names, keeps everything after the first =', () => {
-    assert.deepEqual(parseValueItems('secret', ['token=a=b', 'Deploy_Key']), [{ name: 'TOKEN', value: 'a=b' }, { name: 'DEPLOY_KEY' }]);
+    assert.deepEqual(parseValueItems('secret', ['token=a=b', 'Deploy_Key']), [{ name: 'TOKEN', value: 'a=b' }, { name: 'DEPLOY_KEY', typed: 'Deploy_Key' }]);
     assert.deepEqual(parseValueItems('var', 'region=eu'), [{ name: 'REGION', value: 'eu' }]);
     assert.deepEqual(parseValueItems('input', ['log-level=debug', 'x=']), [{ name: 'log-level', value: 'debug' }, { name: 'x', value: '' }]);
     assert.deepEqual(parseValueItems('secret', undefined), []);
@@ -134,8 +134,11 @@ describe('run-supplied values resolved', () => {
     assert.equal(describeRunValues(values), 'secrets: TOKEN, KEY, FROM_ENV; variables: REGION, SIZE; inputs: level, count, dry');
     assert.equal(describeRunValues({ secrets: {}, vars: {}, inputs: {} }), '');
     assert.deepEqual((await resolveRunValues({ ...NONE, inputFile: 'inputs.env' }, { cwd: dir, env: {} })).inputs, { level: 'warning' });
-    // `--secret token` finds TOKEN in the environment too.
-    assert.deepEqual((await resolveRunValues({ ...NONE, secrets: parseValueItems('secret', ['token']) }, { cwd: dir, env: { TOKEN: 'x' } })).secrets, { TOKEN: 'x' });
+    // `--secret token` reads the environment variable token, else TOKEN; it is secrets.TOKEN either way.
+    const lower = { ...NONE, secrets: parseValueItems('secret', ['token']) };
+    assert.deepEqual((await resolveRunValues(lower, { cwd: dir, env: { token: 'typed', TOKEN: 'upper' } })).secrets, { TOKEN: 'typed' });
+    assert.deepEqual((await resolveRunValues(lower, { cwd: dir, env: { TOKEN: 'upper' } })).secrets, { TOKEN: 'upper' });
+    await assert.rejects(resolveRunValues(lower, { cwd: dir, env: {} }), /^InputError: secret TOKEN has no value: --secret token reads the environment variable token or TOKEN \(unset or empty here\)/);
   });
 
   it('--secret NAME not in the environment: asked on a terminal, else an error saying how to pass it', async () => {

@@ -10,10 +10,13 @@ import { parseDotenv, type DotenvEntry } from './dotenv.js';
  * the flag, the file and line, and the name only.
  */
 
-/** One `--secret`/`--var`/`--input` item as typed: `NAME=VALUE`, or (`--secret` only) `NAME`. */
+/** One `--secret`/`--var`/`--input` item: `NAME=VALUE`, or (`--secret` only) `NAME`, its value from outside. */
 export interface ValueItem {
+  /** Upper-cased for secrets and variables. */
   readonly name: string;
   readonly value?: string;
+  /** `--secret NAME`: the name as typed, the first environment variable looked up. */
+  readonly typed?: string;
 }
 
 /** The value flags, checked for form (names, `=`); files are read and values resolved by resolveRunValues. */
@@ -92,7 +95,7 @@ export function parseValueItems(kind: Kind | 'input', raw: unknown): ValueItem[]
     if (equals === -1) {
       if (kind === 'secret') {
         // Without `=`, the whole text is a name; a bad one is not quoted (it may be a value typed by mistake).
-        items.push({ name: checkValueName('secret', text, flag, false) });
+        items.push({ name: checkValueName('secret', text, flag, false), typed: text });
         continue;
       }
       const example = kind === 'var' ? 'e.g. --var REGION=eu-west-1' : 'e.g. --input level=debug';
@@ -118,7 +121,7 @@ export async function resolveRunValues(flags: RunValueFlags, sources: ValueSourc
   if (flags.secretFile !== undefined) {
     for (const entry of await readValuesFile(flags.secretFile, '--secret-file', sources.cwd)) secrets[checkFileName('secret', entry, flags.secretFile)] = entry.value;
   }
-  for (const item of flags.secrets) secrets[item.name] = item.value ?? (await secretFromOutside(item.name, sources));
+  for (const item of flags.secrets) secrets[item.name] = item.value ?? (await secretFromOutside(item, sources));
   if (flags.varFile !== undefined) {
     for (const entry of await readValuesFile(flags.varFile, '--var-file', sources.cwd)) vars[checkFileName('var', entry, flags.varFile)] = entry.value;
   }
@@ -133,13 +136,16 @@ export async function resolveRunValues(flags: RunValueFlags, sources: ValueSourc
   return { secrets, vars, inputs };
 }
 
-async function secretFromOutside(name: string, sources: ValueSources): Promise<string> {
+async function secretFromOutside(item: ValueItem, sources: ValueSources): Promise<string> {
+  const name = item.name;
   // The environment variable as typed, then upper-cased (`--secret token` finds TOKEN too).
-  const fromEnv = [name, name.toUpperCase()].map((key) => sources.env[key]).find((value) => value !== undefined && value !== '');
+  const fromEnv = [item.typed ?? name, name].map((key) => sources.env[key]).find((value) => value !== undefined && value !== '');
   if (fromEnv !== undefined) return fromEnv;
   if (sources.prompt !== undefined) return sources.prompt(`value of secret ${name}: `);
+  const typed = item.typed ?? name;
+  const variables = typed === name ? `the environment variable ${name}` : `the environment variable ${typed} or ${name}`;
   throw new InputError(
-    `secret ${name} has no value: --secret ${name} reads the environment variable ${name} (unset or empty here) or asks on a terminal (stdin is not one); ` +
+    `secret ${name} has no value: --secret ${typed} reads ${variables} (unset or empty here) or asks on a terminal (stdin is not one); ` +
       `export ${name} first, or put it in a --secret-file`,
     { code: 'missing_value' },
   );
