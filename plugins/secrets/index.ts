@@ -2,8 +2,9 @@ import { coreServices, definePlugin } from '../../core/kernel/index.js';
 import { secretsCommands } from './cli/index.js';
 import { memoryRows } from './rows.js';
 import { registerValueRoutes } from './routes.js';
-import { createSecretStore, type SecretStore } from './secret-store.js';
-import { loadSecretsKey } from './secrets-key.js';
+import { openSecrets, type OpenedSecrets } from './open-store.js';
+import { sealConfigSecret } from './sealing.js';
+import type { SecretStore } from './secret-store.js';
 import { secretsMigrations, sqlRows } from './sql-rows.js';
 
 export { createSecretStore, precedence, type ListedValue, type SecretStore, type ValueTarget } from './secret-store.js';
@@ -25,24 +26,28 @@ export const plugin = definePlugin({
     config: coreServices.config,
     database: coreServices.database,
     sharedKeys: coreServices.sharedKeys,
+    credentialStore: coreServices.credentialStore,
     clock: coreServices.clock,
     logger: coreServices.logger,
   },
   commands: secretsCommands,
-  async init({ config, database, sharedKeys, clock, logger }, env) {
+  async init({ config, database, sharedKeys, credentialStore, clock, logger }, env) {
     env.addMigrations(secretsMigrations);
     const inMemory = config.operator.secrets_store === 'memory';
     const rows = inMemory ? memoryRows() : sqlRows(database);
     // Migrations run right after init, so the key is loaded (and checked against the stored
     // secrets) when workers start, before the server listens: a key that cannot be read stops the start.
-    let store: SecretStore | undefined;
-    const ready = async (): Promise<SecretStore> => (store ??= createSecretStore({ rows, key: await loadSecretsKey(sharedKeys, rows), clock }));
+    // The config file's [secrets] maps and the service-manager credential are opened then too (open-store.ts).
+    let opened: Promise<OpenedSecrets> | undefined;
+    const openedSecrets = (): Promise<OpenedSecrets> => (opened ??= openSecrets({ config, rows, sharedKeys, credentialStore, clock, logger }));
+    const ready = async (): Promise<SecretStore> => (await openedSecrets()).store;
     env.addWorker({ name: 'secrets-key', start: async () => void (await ready()), stop: () => undefined });
     if (inMemory) logger.info('secrets_store = "memory": secrets and variables set now are gone when the server stops');
     env.addRoutes({
       prefix: '/api/v1',
       auth: 'system',
-      register: (app) => registerValueRoutes(app, { store: lazyStore(ready) }),
+      register: (app) =>
+        registerValueRoutes(app, { store: lazyStore(ready), seal: async (scope, name, value) => sealConfigSecret((await openedSecrets()).key, scope, name, value) }),
     });
   },
 });

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { InputError } from '../../core/kernel/index.js';
-import { checkName, checkScope, MAX_VALUE_BYTES, type ValueKind } from './scope.js';
+import { tableHeader, type SecretSource } from './fixed-sources.js';
+import { checkName, checkScope, checkValue, MAX_VALUE_BYTES, type Scope, type ValueKind } from './scope.js';
 import type { ListedValue, SecretStore } from './secret-store.js';
 
 /**
@@ -21,6 +22,22 @@ export interface ListedValueView {
   readonly updated_at: string;
   /** Variables only: a secret's value is never returned. */
   readonly value?: string;
+  /** `credential` (service-manager credential), `store` (`svc secret set`) or `config` (the config file's sealed maps). */
+  readonly source: SecretSource;
+  /** False when a source of higher precedence holds the same scope and name. */
+  readonly in_effect: boolean;
+}
+
+/** `POST /secrets/{name}/seal`: what to paste into the config file. */
+export interface SealedView {
+  readonly name: string;
+  readonly repository: string | null;
+  readonly environment: string | null;
+  /** The TOML table header, e.g. `[secrets.repository."o/r"]`. */
+  readonly table: string;
+  readonly sealed: string;
+  /** `NAME = "svc-sealed-v1:..."`. */
+  readonly line: string;
 }
 
 export interface ValueListView {
@@ -34,6 +51,8 @@ function toView(entry: ListedValue): ListedValueView {
     repository: entry.scope.repository ?? null,
     environment: entry.scope.environment ?? null,
     updated_at: new Date(entry.updatedAt).toISOString(),
+    source: entry.source,
+    in_effect: entry.inEffect,
     ...(entry.value === undefined ? {} : { value: entry.value }),
   };
 }
@@ -53,11 +72,28 @@ function bodyValue(body: unknown): string {
 
 /**
  * `GET /secrets[?repo=o/r]`, `PUT /secrets/{name}[?repo=o/r[&env=E]]` with `{"value": ...}`,
- * `DELETE /secrets/{name}[?repo&env]`; the same under `/variables`. The group sits under `/api/v1`
+ * `DELETE /secrets/{name}[?repo&env]`; the same under `/variables`. `POST /secrets/{name}/seal[?repo&env]`
+ * with `{"value": ...}` answers the config file's sealed form of that entry (SealedView). The group sits under `/api/v1`
  * behind the system bearer, checked before any body is read.
  */
-export function registerValueRoutes(app: FastifyInstance, deps: { readonly store: SecretStore }): void {
-  const { store } = deps;
+export function registerValueRoutes(app: FastifyInstance, deps: { readonly store: SecretStore; readonly seal: (scope: Scope, name: string, value: string) => Promise<string> }): void {
+  const { store, seal } = deps;
+
+  // Only the server holds the secrets key, so it seals what `svc secret seal` prints; nothing is stored.
+  app.post<{ Params: { name: string } }>('/secrets/:name/seal', { bodyLimit: VALUE_BODY_LIMIT }, async (request): Promise<SealedView> => {
+    const name = checkName('secret', request.params.name);
+    const scope = checkScope(queryText(request.query, 'repo'), queryText(request.query, 'env'));
+    const sealed = await seal(scope, name, checkValue('secret', name, bodyValue(request.body)));
+    return {
+      name,
+      repository: scope.repository ?? null,
+      environment: scope.environment ?? null,
+      table: tableHeader(scope),
+      sealed,
+      line: `${name} = ${JSON.stringify(sealed)}`,
+    };
+  });
+
   for (const kind of ['secret', 'var'] as const) {
     const path = KIND_PATHS[kind];
     const listKey = kind === 'secret' ? 'secrets' : 'variables';

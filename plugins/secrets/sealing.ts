@@ -39,3 +39,24 @@ export function openSecret(key: SecretsKey, scope: Scope, name: string, sealed: 
   if (value !== undefined) return value;
   throw new ConfigError(`the secret ${name} does not open with this installation's secrets key (damaged, moved, or sealed under another key)`, { code: 'secret_damaged' });
 }
+
+/**
+ * The sealed form of a `[secrets]` entry in the config file (`svc secret seal` prints it):
+ * `svc-sealed-v1:` + base64url(iv, ciphertext, tag), AES-256-GCM under the secrets key with
+ * `["config", repository, environment, name]` as associated data. The version is in the prefix;
+ * the binding differs from the stored rows', so neither form opens as the other.
+ */
+export const CONFIG_SEALED_PREFIX = 'svc-sealed-v1:';
+
+function configAssociatedData(scope: Scope, name: string): Buffer {
+  return Buffer.from(JSON.stringify(['config', scope.repository ?? '', scope.environment ?? '', name]), 'utf8');
+}
+
+export function sealConfigSecret(key: SecretsKey, scope: Scope, name: string, value: string): string {
+  return sealText(key.bytes, configAssociatedData(scope, name), value, CONFIG_SEALED_PREFIX);
+}
+
+/** The value of a config file entry; undefined when it does not open (tampered, another name or scope, another key). */
+export function openConfigSecret(key: SecretsKey, scope: Scope, name: string, sealed: string): string | undefined {
+  return openText(key.bytes, configAssociatedData(scope, name), sealed.trim(), CONFIG_SEALED_PREFIX);
+}

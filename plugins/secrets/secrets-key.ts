@@ -1,19 +1,28 @@
-import { ConfigError, ensureSharedKey } from '../../core/kernel/index.js';
-import type { SharedKeys } from '../../core/ports/index.js';
+import { ConfigError, ensureSharedKey, type Logger } from '../../core/kernel/index.js';
+import type { Clock, CredentialStore, SharedKeys } from '../../core/ports/index.js';
 import type { ValueRows } from './rows.js';
 import { generateSecretsKey, openSecret, parseSecretsKey, type SecretsKey } from './sealing.js';
 
 /** The shared-keys entry of the key that seals secret values. */
-export const SECRETS_KEY_NAME = 'secrets-key';
+export const SECRETS_KEY_NAME = 'secrets.key';
+
+/** This node's own credential store, when the key lives elsewhere (the shared keys on PostgreSQL): checked for a disagreeing `secrets.key`. */
+export interface LocalKeyCheck {
+  readonly local: CredentialStore;
+  readonly clock: Clock;
+  readonly logger: Logger;
+}
 
 /**
  * The secrets key, from the shared keys (the node's credential store on SQLite; sealed under the
  * cluster key in the database on PostgreSQL, so every node opens the same secrets). Rule 10: when
  * it cannot be read, the start fails naming what to unlock; when sealed secrets exist and the key
  * is missing, no replacement is generated (it would not open them); a key that does not open the
- * stored secrets stops the start too.
+ * stored secrets stops the start too. When the key is shared (PostgreSQL) and this node's own
+ * credential store holds a `secrets.key` that disagrees with it (e.g. from before the node joined),
+ * that entry is renamed `secrets.key.orphan-<unix-ts>` (kept, not deleted) and a warning says so.
  */
-export async function loadSecretsKey(keys: SharedKeys, rows: ValueRows): Promise<SecretsKey> {
+export async function loadSecretsKey(keys: SharedKeys, rows: ValueRows, localCheck?: LocalKeyCheck): Promise<SecretsKey> {
   const where = keys.shared ? `the shared key '${SECRETS_KEY_NAME}' (sealed in the database under the cluster key)` : `the ${keys.kind} credential store's '${SECRETS_KEY_NAME}'`;
   let text: string | undefined;
   try {
@@ -44,5 +53,19 @@ export async function loadSecretsKey(keys: SharedKeys, rows: ValueRows): Promise
       });
     }
   }
+  if (keys.shared && localCheck !== undefined) await orphanDisagreeingLocalKey(key, localCheck);
   return key;
+}
+
+async function orphanDisagreeingLocalKey(key: SecretsKey, check: LocalKeyCheck): Promise<void> {
+  const { local, clock, logger } = check;
+  const text = await local.get(SECRETS_KEY_NAME);
+  if (text === undefined || text.trim() === key.text) return;
+  const orphan = `${SECRETS_KEY_NAME}.orphan-${Math.floor(clock.now() / 1000)}`;
+  await local.set(orphan, text);
+  await local.delete(SECRETS_KEY_NAME);
+  logger.warn(
+    { store: local.kind, renamed: orphan },
+    `this node's ${local.kind} credential store held a '${SECRETS_KEY_NAME}' that disagrees with the shared secrets key; renamed it '${orphan}' (the shared key is the one in use)`,
+  );
 }

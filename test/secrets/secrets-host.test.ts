@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test, type TestContext } from 'node:test';
 import { coreServices, createHost, createSilentLogger, defaultCatalog, definePlugin, type Host } from '../../core/kernel/index.js';
@@ -137,11 +137,11 @@ describe('the secrets key (rule 10, SQLite and the file credential store)', () =
     assert.equal((await second.host.app.inject({ method: 'GET', url: '/api/v1/secrets', headers: bearer })).statusCode, 200);
     await second.host.stop();
 
-    const keyFile = join(hostEnv.env['SVC_DATA_DIR'] ?? '', 'credentials', 'secrets-key');
+    const keyFile = join(hostEnv.env['SVC_DATA_DIR'] ?? '', 'credentials', 'secrets.key');
     rmSync(keyFile);
     await assert.rejects(startHost(t, hostEnv), (error: Error & { code?: string }) => {
       assert.equal(error.code, 'secrets_key_missing');
-      assert.match(error.message, /the file credential store's 'secrets-key'.*no new key is generated/);
+      assert.match(error.message, /the file credential store's 'secrets\.key'.*no new key is generated/);
       return true;
     });
     assert.throws(() => rmSync(keyFile), /ENOENT/, 'no replacement key was written');
@@ -169,6 +169,68 @@ describe('secrets_store = "memory"', () => {
   });
 });
 
+describe('[secrets] in the config file and the service-manager credential (rules 10 and 11)', () => {
+  test('svc secret seal prints an entry that opens on the next start; a tampered or moved one stops the start naming it', async (t) => {
+    const hostEnv = newEnv(t, 'sqlite', { SVC_CREDENTIAL_STORE: 'file' });
+    const first = await startHost(t, hostEnv);
+    const env = { SVC_URL: first.baseUrl, SVC_TOKEN: TEST_SYSTEM_TOKEN, HOME: PROJECT_ROOT };
+    const sealed = await svc(['secret', 'seal', 'DEPLOY_KEY', '--repo', 'octo/app', '--env', 'prod'], env, 'sealed-secret-value\n');
+    assert.equal(sealed.code, 0, sealed.output);
+    assert.match(sealed.output, /^\[secrets\.environment\."octo\/app"\.prod\]\nDEPLOY_KEY = "svc-sealed-v1:[A-Za-z0-9_-]+"\n$/);
+    assert.doesNotMatch(sealed.output, /sealed-secret-value/);
+    const global = await first.host.app.inject({ method: 'POST', url: '/api/v1/secrets/GLOBAL_ONE/seal', headers: bearer, payload: { value: 'global-sealed-value' } });
+    assert.equal(global.statusCode, 200, global.body);
+    const view = global.json() as { table: string; line: string; sealed: string };
+    assert.equal(view.table, '[secrets.global]');
+    const bad = await first.host.app.inject({ method: 'POST', url: '/api/v1/secrets/lower/seal', headers: bearer, payload: { value: 'v' } });
+    assert.equal(bad.statusCode, 422);
+    const big = await first.host.app.inject({ method: 'POST', url: '/api/v1/secrets/BIG/seal', headers: bearer, payload: { value: 'x'.repeat(48 * 1024 + 1) } });
+    assert.equal(big.statusCode, 422);
+    assert.equal((await first.host.app.inject({ method: 'POST', url: '/api/v1/secrets/OK/seal', payload: { value: 'v' } })).statusCode, 401);
+    assert.equal((await first.host.app.inject({ method: 'GET', url: '/api/v1/secrets', headers: bearer })).json().secrets.length, 0, 'sealing stores nothing');
+    await first.host.stop();
+
+    const configFile = join(hostEnv.dir, 'svc.toml');
+    writeFileSync(configFile, `${sealed.output}\n${view.table}\n${view.line}\n`, { mode: 0o600 });
+    hostEnv.env['SVC_CONFIG'] = configFile;
+    const second = await startHost(t, hostEnv);
+    const listed = (await second.host.app.inject({ method: 'GET', url: '/api/v1/secrets', headers: bearer })).json() as { secrets: { name: string; source: string; in_effect: boolean }[] };
+    assert.deepEqual(listed.secrets.map((s) => [s.name, s.source, s.in_effect]), [['GLOBAL_ONE', 'config', true], ['DEPLOY_KEY', 'config', true]]);
+    const rm = await second.host.app.inject({ method: 'DELETE', url: '/api/v1/secrets/GLOBAL_ONE', headers: bearer });
+    assert.equal(rm.statusCode, 409);
+    assert.match(rm.body, /comes from the config file's \[secrets\] tables .*delete its line/);
+    await second.host.stop();
+
+    // The global entry's sealed text moved to another name does not open: the start stops naming the entry only.
+    writeFileSync(configFile, `${view.table}\nMOVED = ${JSON.stringify(view.sealed)}\n`, { mode: 0o600 });
+    await assert.rejects(startHost(t, hostEnv), (error: Error & { code?: string }) => {
+      assert.equal(error.code, 'secrets_config_invalid');
+      assert.match(error.message, /\[secrets\.global\] MOVED: does not open with this installation's secrets key/);
+      assert.ok(!error.message.includes(view.sealed) && !error.message.includes('global-sealed-value'));
+      return true;
+    });
+  });
+
+  test('the svc-secrets credential overlays the store: listed as credential, rm and set answer 409 saying how to change it', async (t) => {
+    const hostEnv = newEnv(t, 'sqlite');
+    const credentials = join(hostEnv.dir, 'run-credentials');
+    mkdirSync(credentials);
+    writeFileSync(join(credentials, 'svc-secrets'), '[secrets.repository."octo/app"]\nNPM_TOKEN = "overlay-npm-token"\n', { mode: 0o400 });
+    hostEnv.env['CREDENTIALS_DIRECTORY'] = credentials;
+    const { host } = await startHost(t, hostEnv);
+    const put = await host.app.inject({ method: 'PUT', url: '/api/v1/secrets/NPM_TOKEN?repo=octo/app', headers: bearer, payload: { value: 'shadowed' } });
+    assert.equal(put.statusCode, 409);
+    assert.match(put.body, /service-manager credential 'svc-secrets', which takes precedence/);
+    assert.equal((await host.app.inject({ method: 'PUT', url: '/api/v1/secrets/NPM_TOKEN', headers: bearer, payload: { value: 'global-one' } })).statusCode, 204, 'another scope is free');
+    const list = await host.app.inject({ method: 'GET', url: '/api/v1/secrets?repo=octo/app', headers: bearer });
+    assert.deepEqual((list.json() as { secrets: { repository: string | null; source: string }[] }).secrets.map((s) => [s.repository, s.source]), [[null, 'store'], ['octo/app', 'credential']]);
+    assert.doesNotMatch(list.body, /overlay-npm-token/);
+    const rm = await host.app.inject({ method: 'DELETE', url: '/api/v1/secrets/NPM_TOKEN?repo=octo/app', headers: bearer });
+    assert.equal(rm.statusCode, 409);
+    assert.match(rm.body, /cannot be removed while the server runs: remove it from that credential .* and restart the service/);
+  });
+});
+
 describe('svc secret and svc var through the real CLI', () => {
   test('a secret piped on stdin is set, listed without its value and removed; a var takes its value as an argument', async (t) => {
     const { database, baseUrl } = await startHost(t, newEnv(t, 'sqlite'));
@@ -179,7 +241,7 @@ describe('svc secret and svc var through the real CLI', () => {
     assert.ok(!(await rawValues(database)).join('').includes('piped-secret-value'));
     const list = await svc(['secret', 'list', '--repo', 'octo/app'], env);
     assert.equal(list.code, 0, list.output);
-    assert.match(list.output, /^NAME\s+SCOPE\s+UPDATED\nPIPED\s+octo\/app env:prod\s+\d{4}-/);
+    assert.match(list.output, /^NAME\s+SCOPE\s+UPDATED\s+SOURCE\nPIPED\s+octo\/app env:prod\s+\d{4}-\S+\s+store\n/);
     assert.doesNotMatch(list.output, /piped-secret-value/);
     const bad = await svc(['secret', 'set', 'bad-name', '--value', 'x'], env);
     assert.equal(bad.code, 1);

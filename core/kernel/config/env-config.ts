@@ -45,6 +45,11 @@ export interface EnvConfig {
   readonly blobDir: string | undefined;
   /** SVC_CLUSTER_KEY_FILE: the file holding the cluster key that seals the shared keys (PostgreSQL); unset = the credential store's `cluster-key`. */
   readonly clusterKeyFile: string | undefined;
+  /**
+   * CREDENTIALS_DIRECTORY: where the service manager (systemd `LoadCredentialEncrypted=`) puts the
+   * service's decrypted credentials; the secrets plugin reads its `svc-secrets` overlay there (rule 11).
+   */
+  readonly credentialsDirectory: string | undefined;
   /** Directory of bare action repositories (`<dir>/<owner>/<repo>.git`) served to runners before the forge. */
   readonly actionsMirrorDir: string | undefined;
   readonly webhookSecret: string | undefined;
@@ -243,6 +248,7 @@ export function readEnvConfig(env: Env): EnvConfig {
     blobDir: absolutePath('SVC_BLOB_DIR', env.SVC_BLOB_DIR),
     clusterKeyFile: absolutePath('SVC_CLUSTER_KEY_FILE', env.SVC_CLUSTER_KEY_FILE),
     actionsMirrorDir: absolutePath('SVC_ACTIONS_MIRROR_DIR', env.SVC_ACTIONS_MIRROR_DIR),
+    credentialsDirectory: absolutePath('CREDENTIALS_DIRECTORY', env.CREDENTIALS_DIRECTORY),
     webhookSecret: nonEmpty(env.SVC_WEBHOOK_SECRET),
     enableAppRegistration: switchOffByDefault(env.SVC_ENABLE_APP_REGISTRATION),
     webhook: {

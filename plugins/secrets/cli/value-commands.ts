@@ -1,5 +1,5 @@
 import { apiRequest, readValue, resolveConnection, runCommand, type CommandDefinition } from '../../../core/kernel/cli/index.js';
-import type { ListedValueView } from '../routes.js';
+import type { ListedValueView, SealedView } from '../routes.js';
 import type { ValueKind } from '../scope.js';
 
 const WORD: Readonly<Record<ValueKind, { readonly command: string; readonly path: string; readonly noun: string; readonly list: 'secrets' | 'variables' }>> = {
@@ -71,8 +71,10 @@ function listCommand(kind: ValueKind): CommandDefinition {
           context.stdout.write(`no ${word.list}\n`);
           return;
         }
-        const rows = entries.map((entry) => [entry.name, scopeWords(entry), entry.updated_at, ...(kind === 'var' ? [entry.value ?? ''] : [])]);
-        const header = ['NAME', 'SCOPE', 'UPDATED', ...(kind === 'var' ? ['VALUE'] : [])];
+        // Secrets: where each comes from; one shadowed by a source of higher precedence says so.
+        const source = (entry: ListedValueView) => `${entry.source}${entry.in_effect ? '' : ' (shadowed)'}`;
+        const rows = entries.map((entry) => [entry.name, scopeWords(entry), entry.updated_at, ...(kind === 'var' ? [entry.value ?? ''] : [source(entry)])]);
+        const header = ['NAME', 'SCOPE', 'UPDATED', ...(kind === 'var' ? ['VALUE'] : ['SOURCE'])];
         const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => (row[i] ?? '').length)));
         const line = (cells: readonly string[]) => `${cells.map((cell, i) => (i === cells.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join('  ')}\n`;
         context.stdout.write([header, ...rows].map(line).join(''));
@@ -99,5 +101,22 @@ function removeCommand(kind: ValueKind): CommandDefinition {
   };
 }
 
-export const secretCommands: readonly CommandDefinition[] = [setCommand('secret'), listCommand('secret'), removeCommand('secret')];
+/** `svc secret seal`: the server seals (only it holds the secrets key); prints the TOML to paste into the config file. */
+const sealCommand: CommandDefinition = {
+  name: 'secret seal',
+  description: 'print a sealed [secrets] entry for the config file (POST /api/v1/secrets/<NAME>/seal); without --value it is read from a hidden prompt or stdin; nothing is stored',
+  arguments: [{ name: 'NAME', description: 'the secret name (UPPER_SNAKE)', required: true }],
+  options: [...scopeOptions, { flags: '--value <value>', description: 'the value (stays in shell history: prefer the prompt or stdin)' }],
+  run(args, options, context) {
+    return runCommand('secret seal', context, async () => {
+      const name = args[0] ?? '';
+      const connection = await resolveConnection(context.env, process.cwd());
+      const value = text(options, 'value') ?? (await readValue(`value of ${name}: `, context.stderr));
+      const sealed = (await (await apiRequest(connection, 'POST', `/api/v1/secrets/${encodeURIComponent(name)}/seal${scopeQuery(options)}`, { value })).json()) as SealedView;
+      context.stdout.write(`${sealed.table}\n${sealed.line}\n`);
+    });
+  },
+};
+
+export const secretCommands: readonly CommandDefinition[] = [setCommand('secret'), listCommand('secret'), removeCommand('secret'), sealCommand];
 export const varCommands: readonly CommandDefinition[] = [setCommand('var'), listCommand('var'), removeCommand('var')];
