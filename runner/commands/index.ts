@@ -18,5 +18,5 @@ export {
 export { ProblemMatcherError } from './problem-matcher-config.js';
 export { ProblemMatcherStream, ProblemMatchers } from './problem-matchers.js';
 export type { ProblemMatchersOptions } from './problem-matchers.js';
-export { MASK, SecretMasker } from './secret-masker.js';
+export { MASK, mergeRanges, replaceRanges, SecretMasker } from './secret-masker.js';
 export { StepSummaryTooLargeError, readStepSummary } from './step-summary.js';

@@ -42,22 +42,15 @@ export class SecretMasker {
   }
 
   mask(text: string): string {
-    if (text === '' || this.values.size === 0) return text;
-    let ranges: Array<[number, number]>;
-    if (this.values.size <= DIRECT_SEARCH_LIMIT) {
-      ranges = searchRanges(text, this.values);
-    } else {
-      this.matcher ??= new MultiStringMatcher(this.values);
-      ranges = this.matcher.ranges(text);
-    }
-    if (ranges.length === 0) return text;
-    let out = '';
-    let from = 0;
-    for (const [start, end] of ranges) {
-      out += text.slice(from, start) + MASK;
-      from = end;
-    }
-    return out + text.slice(from);
+    return replaceRanges(text, this.ranges(text));
+  }
+
+  /** The ranges `mask` replaces: sorted, each maximal run of overlapping or touching occurrences merged. */
+  ranges(text: string): Array<[number, number]> {
+    if (text === '' || this.values.size === 0) return [];
+    if (this.values.size <= DIRECT_SEARCH_LIMIT) return searchRanges(text, this.values);
+    this.matcher ??= new MultiStringMatcher(this.values);
+    return this.matcher.ranges(text);
   }
 
   private addOne(value: string): void {
@@ -71,4 +64,30 @@ export class SecretMasker {
     }
     if (this.values.size !== before) this.matcher = undefined;
   }
+}
+
+/**
+ * Ranges from several searches merged (sorted by start; overlapping or touching ones become one)
+ * so that each run is one `***` and no fragment of either secret is left between them.
+ */
+export function mergeRanges(ranges: ReadonlyArray<readonly [number, number]>): Array<[number, number]> {
+  const merged: Array<[number, number]> = [];
+  for (const [start, end] of [...ranges].sort((a, b) => a[0] - b[0])) {
+    const last = merged[merged.length - 1];
+    if (last !== undefined && start <= last[1]) last[1] = Math.max(last[1], end);
+    else merged.push([start, end]);
+  }
+  return merged;
+}
+
+/** `text` with each (sorted, disjoint) range replaced by `***`. */
+export function replaceRanges(text: string, ranges: ReadonlyArray<readonly [number, number]>): string {
+  if (ranges.length === 0) return text;
+  let out = '';
+  let from = 0;
+  for (const [start, end] of ranges) {
+    out += text.slice(from, start) + MASK;
+    from = end;
+  }
+  return out + text.slice(from);
 }

@@ -4,9 +4,7 @@
  * commands' SecretMasker, plus the job message's regex mask hints (`mask[]` with type `regex`,
  * §3.1), which the runner adds both as a regex and as a literal.
  */
-import { SecretMasker } from '../commands/index.js';
-
-const MASK = '***';
+import { mergeRanges, replaceRanges, SecretMasker } from '../commands/index.js';
 
 export class LogMasker {
   readonly #secrets = new SecretMasker();
@@ -51,12 +49,18 @@ export class LogMasker {
     return this.mask(text) !== text;
   }
 
+  /**
+   * Values and patterns are searched for in the same text and their ranges merged before any is
+   * replaced, as the runner does: replacing values first would leave the rest of a pattern's
+   * match (or of a value overlapping it) in clear.
+   */
   mask(text: string): string {
-    let masked = this.#secrets.mask(text);
+    if (text === '') return text;
+    const ranges: Array<[number, number]> = this.#secrets.ranges(text);
     for (const pattern of this.#patterns) {
       pattern.lastIndex = 0;
-      masked = masked.replace(pattern, MASK);
+      for (const match of text.matchAll(pattern)) if (match[0] !== '') ranges.push([match.index, match.index + match[0].length]);
     }
-    return masked;
+    return replaceRanges(text, this.#patterns.length === 0 ? ranges : mergeRanges(ranges));
   }
 }

@@ -51,9 +51,15 @@ const SHUTDOWN_MESSAGES = {
   'os-shutdown': `Operating system is shutting down for computer '${hostname()}'`,
 } as const;
 
+/**
+ * Secret variables the runner never masks, even when sent as secrets (names compared without
+ * case): their values are `true`/`false`, and masking those would hide every such word in the log.
+ */
+export const UNMASKED_SECRET_VARIABLES: ReadonlySet<string> = new Set(['actions_step_debug', 'actions_runner_debug']);
+
 /** Every secret of the message into the masker (Worker.InitializeSecretMasker). */
 export function loadSecrets(message: JobMessage, masker: LogMasker): void {
-  for (const [, entry] of message.variables) if (entry.isSecret) masker.addSecret(entry.value);
+  for (const [name, entry] of message.variables) if (entry.isSecret && !UNMASKED_SECRET_VARIABLES.has(name.toLowerCase())) masker.addSecret(entry.value);
   for (const hint of message.mask) if (hint.type.toLowerCase() === 'regex') masker.addRegex(hint.value);
   for (const endpoint of message.endpoints) {
     for (const value of Object.values(endpoint.authorization?.parameters ?? {})) if (value !== '') masker.add(value);
@@ -75,6 +81,9 @@ export async function runJob(message: JobMessage, options: JobRunOptions): Promi
   const now = options.now ?? (() => new Date());
   const masker = new LogMasker();
   loadSecrets(message, masker);
+  // The worker's own messages (reporting failures, which may quote what was sent) are masked like the log, as the runner's trace is.
+  const writeDiagnostic = options.diagnostic ?? ((m: string) => process.stderr.write(`[svc-runner worker] ${m}\n`));
+  const diagnostic = (m: string): void => writeDiagnostic(masker.mask(m));
   const token = message.systemConnection.authorization?.parameters['AccessToken'] ?? '';
   const orchestrationId = variable(message, 'system.orchestrationId')?.value ?? '';
   const reporter = options.reporter?.(masker) ?? createReporter({
@@ -93,7 +102,7 @@ export async function runJob(message: JobMessage, options: JobRunOptions): Promi
     now,
     ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
     ...(options.reporterTimings === undefined ? {} : { timings: options.reporterTimings }),
-    ...(options.diagnostic === undefined ? {} : { diagnostic: options.diagnostic }),
+    diagnostic,
   });
 
   const contexts = new JobContexts(message);
@@ -214,7 +223,7 @@ async function run(job: WorkerJob, options: JobRunOptions): Promise<TaskResultNa
   try {
     await job.reporter.completeJob({ result, outputs: end.outputs, ...(end.environment === undefined ? {} : { environment: end.environment }) });
   } catch (error) {
-    (options.diagnostic ?? ((m: string) => process.stderr.write(`[svc-runner worker] ${m}\n`)))(error instanceof Error ? error.message : String(error));
+    (options.diagnostic ?? ((m: string) => process.stderr.write(`[svc-runner worker] ${m}\n`)))(job.masker.mask(error instanceof Error ? error.message : String(error)));
     result = 'failed';
   } finally {
     await job.reporter.close();
