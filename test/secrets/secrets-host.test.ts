@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test, type TestContext } from 'node:test';
 import { coreServices, createHost, createSilentLogger, defaultCatalog, definePlugin, type Host } from '../../core/kernel/index.js';
@@ -148,6 +148,28 @@ describe('the secrets key (rule 10, SQLite and the file credential store)', () =
 
     writeFileSync(keyFile, `svc-secrets-key-v1:${Buffer.alloc(32, 7).toString('base64url')}`, { mode: 0o600 });
     await assert.rejects(startHost(t, hostEnv), { code: 'secrets_key_mismatch' });
+  });
+});
+
+describe('rule 10 on PostgreSQL: the shared secrets key and a node\'s own secrets.key', { skip: postgres.skip }, () => {
+  test('a disagreeing secrets.key in the node\'s file credential store is renamed secrets.key.orphan-<unix-ts>; the shared key keeps opening the secrets', async (t) => {
+    const hostEnv = newEnv(t, 'postgres', { SVC_CREDENTIAL_STORE: 'file' });
+    const first = await startHost(t, hostEnv);
+    assert.equal((await first.host.app.inject({ method: 'PUT', url: '/api/v1/secrets/KEPT', headers: bearer, payload: { value: 'kept-value' } })).statusCode, 204);
+    await first.host.stop();
+    const credentials = join(hostEnv.env['SVC_DATA_DIR'] ?? '', 'credentials');
+    assert.ok(!existsSync(join(credentials, 'secrets.key')), 'the key lives in the shared keys, not in the node\'s store');
+    const stale = `svc-secrets-key-v1:${Buffer.alloc(32, 9).toString('base64url')}`;
+    writeFileSync(join(credentials, 'secrets.key'), stale, { mode: 0o600 });
+    const before = Math.floor(Date.now() / 1000);
+    const second = await startHost(t, hostEnv);
+    const orphans = readdirSync(credentials).filter((name) => name.startsWith('secrets.key.orphan-'));
+    assert.equal(orphans.length, 1, readdirSync(credentials).join(' '));
+    assert.ok(Number(orphans[0]?.slice('secrets.key.orphan-'.length)) >= before);
+    assert.equal(readFileSync(join(credentials, orphans[0] ?? ''), 'utf8'), stale);
+    assert.ok(!existsSync(join(credentials, 'secrets.key')));
+    const list = await second.host.app.inject({ method: 'GET', url: '/api/v1/secrets', headers: bearer });
+    assert.deepEqual((list.json() as { secrets: { name: string }[] }).secrets.map((s) => s.name), ['KEPT']);
   });
 });
 
