@@ -2,7 +2,7 @@ import { waitForWake, type Clock, type Database, type Notifier } from '../ports/
 import type { Logger } from '../kernel/index.js';
 import { claimJob, findCandidates, type Assignment, type RunnerIdentity } from './dispatch/acquire.js';
 import { JOBS_QUEUED_CHANNEL, type RunEvent } from './events/run-events.js';
-import type { JobRecord, RunRecord } from './model/records.js';
+import type { JobRecord, RunRecord, RunSuppliedValues } from './model/records.js';
 import { completeJob as recordCompletion, type Completion } from './reporting/complete-job.js';
 import { insertRun, type CreateRunInput } from './runs/create-run.js';
 import { resetForRerun, type RerunScope } from './runs/rerun.js';
@@ -12,7 +12,7 @@ import { expandDeferredJob } from './scheduler/expand-deferred.js';
 import { failHeldRun, groupWaiters, requestJobCancel, requestRunCancel } from './scheduler/concurrency.js';
 import { createIfEvaluator } from './scheduler/job-if.js';
 import { engineDb } from './store/engine-db.js';
-import { loadJob, loadJobs, loadRun } from './store/queries.js';
+import { loadJob, loadJobs, loadRun, loadSuppliedValues } from './store/queries.js';
 import { inTransaction, type UnitOfWork } from './store/unit-of-work.js';
 import { sweep, type SweepReport } from './scheduler/sweep.js';
 import { failedRunInput } from './selection/failed-run.js';
@@ -75,6 +75,8 @@ export interface Engine {
   /** The workflow files stored with a run (what `Assignment.files` holds; run-files.ts); empty for an unknown run. */
   runFiles(runId: number): Promise<RunFiles>;
   events(runId: number, afterSeq?: number): Promise<StoredEvent[]>;
+  /** The values a run's submission brought (sealed; `sealed` null once it ended); undefined when none. */
+  runSuppliedValues(runId: number): Promise<RunSuppliedValues | undefined>;
   /** Re-runs the scheduler over a run (after a lost notification, on another node, ...). */
   advance(runId: number): Promise<RunRecord | undefined>;
   /** The next queued job this runner can run, claimed with a lease; undefined when none. */
@@ -184,6 +186,7 @@ export function createEngine(deps: EngineDependencies): Engine {
       return results;
     },
     getRun: (runId) => loadRun(db, runId),
+    runSuppliedValues: (runId) => loadSuppliedValues(db, runId),
     listJobs: (runId) => loadJobs(db, runId),
     getJob: (jobId) => loadJob(db, jobId),
     async events(runId, afterSeq = 0) {

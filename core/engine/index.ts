@@ -24,7 +24,7 @@ export { deadNodeReason, UNHEARD_AFTER_NODE_DEATH_MS } from './scheduler/dead-no
 export { lostRunnerReason } from './scheduler/reasons.js';
 export { createNodeRegistry, type NodeHolder, type NodeInfo, type NodeRegistration, type NodeRegistry, type NodeState } from './nodes/node-registry.js';
 export { JOBS_QUEUED_CHANNEL, RUN_ADVANCE_CHANNEL, RUN_EVENTS_CHANNEL, type RunEvent, type RunEventType } from './events/run-events.js';
-export type { ConcurrencyQueue, Json, JobRecord, RunRecord, StepRecord, TriggerSource } from './model/records.js';
+export { runSuppliedLabel, type ConcurrencyQueue, type Json, type JobRecord, type RunRecord, type RunSuppliedValues, type StepRecord, type TriggerSource } from './model/records.js';
 export { forgeStatus, isTerminal, STATUSES, type Conclusion, type JobResult, type Status } from './model/statuses.js';
 
 /** Where policy plugins add their run-creation policies (provided by the `engine` plugin). */

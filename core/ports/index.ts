@@ -19,3 +19,4 @@ export {
   type RemoteRepositories,
   type RepositorySource,
 } from './remote-repositories.js';
+export { jobValuesServiceRef, type JobValues, type JobValuesOf, type RunValues, type SuppliedValues } from './job-values.js';

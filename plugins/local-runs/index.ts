@@ -1,4 +1,5 @@
-import { coreServices, definePlugin } from '../../core/kernel/index.js';
+import { coreServices, definePlugin, optional } from '../../core/kernel/index.js';
+import { jobValuesServiceRef } from '../../core/ports/index.js';
 import { engineServiceRef } from '../../core/engine/index.js';
 import { localRunsCommands } from './cli/index.js';
 import { registerHistoryRoutes } from './history-routes.js';
@@ -26,9 +27,11 @@ export const plugin = definePlugin({
     logger: coreServices.logger,
     lifecycle: coreServices.lifecycle,
     engine: engineServiceRef,
+    // Secrets and variables for the runs it creates (plugins/secrets); absent: none.
+    jobValues: optional(jobValuesServiceRef),
   },
   commands: localRunsCommands,
-  init({ config, snapshots, remoteRepositories, clock, logger, lifecycle, engine }, env) {
+  init({ config, snapshots, remoteRepositories, clock, logger, lifecycle, engine, jobValues }, env) {
     const { maxBytes, retentionSecs } = config.env.snapshots;
     const retentionMs = retentionSecs * 1000;
     env.addWorker(createPruneWorker({ snapshots, clock, logger }));
@@ -40,7 +43,7 @@ export const plugin = definePlugin({
         registerSnapshotRoute(app, { snapshots, clock, logger, maxBytes, retentionMs });
         // Its own context: its schema errors name its bodies' fields.
         void app.register(async (history) => registerHistoryRoutes(history, { snapshots, clock, logger, maxBytes, retentionMs }));
-        registerSubmitRoute(app, { engine, snapshots, remoteRepositories, clock, logger, lifecycle, retentionMs });
+        registerSubmitRoute(app, { engine, snapshots, remoteRepositories, clock, logger, lifecycle, retentionMs, jobValues });
       },
     });
   },

@@ -72,7 +72,7 @@ describe('run request validation', () => {
   });
 
   it('refuses unknown fields, listing the allowed ones', () => {
-    assertRefused({ ...MINIMAL, worklfow: 'x' }, /unknown field 'worklfow' \(allowed: repository, snapshot, workflow, event, ref, base, changed_files, payload, job, inputs, actor\)/);
+    assertRefused({ ...MINIMAL, worklfow: 'x' }, /unknown field 'worklfow' \(allowed: repository, snapshot, workflow, event, ref, base, changed_files, payload, job, inputs, actor, secrets, vars\)/);
   });
 
   it('says what each malformed field should look like', () => {
@@ -111,5 +111,30 @@ describe('run request validation', () => {
   it('takes inputs for workflow_dispatch only', () => {
     assertRefused({ ...MINIMAL, inputs: { a: '1' } }, /inputs are for the workflow_dispatch event only \(the event is push\)/);
     assert.deepEqual(parseRunRequest({ ...MINIMAL, event: 'workflow_dispatch', inputs: { a: '1' } }).inputs, { a: '1' });
+  });
+
+  it('takes run-supplied secrets and vars, and leaves out empty maps', () => {
+    const parsed = parseRunRequest({ ...MINIMAL, secrets: { TOKEN: 'line 1\nline 2', EMPTY: '' }, vars: { REGION: 'eu' } });
+    assert.deepEqual(parsed.secrets, { TOKEN: 'line 1\nline 2', EMPTY: '' });
+    assert.deepEqual(parsed.vars, { REGION: 'eu' });
+    const none = parseRunRequest({ ...MINIMAL, secrets: {}, vars: {} });
+    assert.equal('secrets' in none || 'vars' in none, false);
+  });
+
+  it("refuses names outside the secrets plugin's rules, naming them", () => {
+    assertRefused({ ...MINIMAL, secrets: { lower: 'x', GITHUB_TOKEN: 'y', '1ST': 'z' } }, /secrets: 'lower' is not a name: use UPPER_SNAKE/, /'GITHUB_TOKEN' is not a name/, /'1ST' is not a name/);
+    assertRefused({ ...MINIMAL, vars: { 'A-B': 'x' } }, /vars: 'A-B' is not a name/);
+    assertRefused({ ...MINIMAL, secrets: { A: 1 } }, /secrets\.A must be a string/);
+  });
+
+  it('refuses a value over 48 KB and too many values without ever quoting a value', () => {
+    const long = 'é'.repeat(25_000);
+    assert.throws(
+      () => parseRunRequest({ ...MINIMAL, secrets: { BIG: long } }),
+      (error: unknown) => error instanceof InputError && /secrets\.BIG is 50000 bytes; the limit is 49152 \(48 KB\)/.test(error.message) && !error.message.includes('é'),
+    );
+    assertRefused({ ...MINIMAL, vars: { BIG: 'x'.repeat(49_153) } }, /vars\.BIG is longer than 49152 characters \(48 KB\)/);
+    const many = Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`S_${i}`, 'v']));
+    assertRefused({ ...MINIMAL, secrets: many }, /secrets must NOT have more than 100 properties/);
   });
 });

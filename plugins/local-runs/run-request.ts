@@ -15,6 +15,10 @@ export interface RunRequestBody {
   readonly job?: string | readonly string[];
   readonly inputs?: Readonly<Record<string, string | number | boolean>>;
   readonly actor?: string;
+  /** Run-supplied secrets (`svc run --secret`): kept sealed for the run's lifetime only. */
+  readonly secrets?: Readonly<Record<string, string>>;
+  /** Run-supplied variables (`svc run --var`): above every stored scope. */
+  readonly vars?: Readonly<Record<string, string>>;
 }
 
 /** A checked submission with its defaults applied. */
@@ -35,11 +39,29 @@ export interface RunRequest {
   readonly jobs?: readonly string[];
   readonly inputs?: JsonObject;
   readonly actor: string;
+  /** Run-supplied secrets and variables (name → value); absent when none was given. */
+  readonly secrets?: Readonly<Record<string, string>>;
+  readonly vars?: Readonly<Record<string, string>>;
 }
 
 export const DEFAULT_EVENT = 'push';
 export const DEFAULT_BRANCH = 'main';
 export const DEFAULT_ACTOR = 'local';
+
+/** GitHub's limit on one secret or variable value (the secrets plugin's MAX_VALUE_BYTES). */
+export const MAX_SUPPLIED_VALUE_BYTES = 48 * 1024;
+/** How many secrets, and how many variables, one submission may bring. */
+export const MAX_SUPPLIED_VALUES = 100;
+/** The secrets plugin's name rule: UPPER_SNAKE, not starting with a digit or GITHUB_. */
+const VALUE_NAME = '^(?!GITHUB_)[A-Z_][A-Z0-9_]*$';
+const suppliedValues = (what: string) =>
+  ({
+    type: 'object',
+    maxProperties: MAX_SUPPLIED_VALUES,
+    propertyNames: { pattern: VALUE_NAME, maxLength: 255 },
+    additionalProperties: { type: 'string', maxLength: MAX_SUPPLIED_VALUE_BYTES },
+    description: `run-supplied ${what}, name -> value, kept for the run's lifetime only`,
+  }) as const;
 
 const OBJECT_ID = '^(?:[0-9a-f]{40}|[0-9a-f]{64})$';
 /** What git allows in a branch name, roughly (check-ref-format): no spaces, controls or ~^:?*[\. */
@@ -77,6 +99,8 @@ export const RunRequestSchema = {
     },
     inputs: { type: 'object', maxProperties: 25, additionalProperties: { type: ['string', 'number', 'boolean'] } },
     actor: { type: 'string', pattern: '^[^\\s\\x00-\\x1f\\x7f]+$', maxLength: 255 },
+    secrets: suppliedValues('secrets'),
+    vars: suppliedValues('variables'),
   },
 } as const;
 
@@ -100,7 +124,7 @@ let validator: ValidateFunction<RunRequestBody> | undefined;
  */
 export function parseRunRequest(body: unknown): RunRequest {
   const validate = runRequestValidator();
-  if (!validate(body)) throw invalid((validate.errors ?? []).map(describeError));
+  if (!validate(body)) throw invalid((validate.errors ?? []).map(describeError).filter((problem) => problem !== ''));
   const checked = body;
   const problems: string[] = [];
   const workflow = repositoryPath(checked.workflow, 'workflow', problems);
@@ -112,6 +136,13 @@ export function parseRunRequest(body: unknown): RunRequest {
   const fullName = checked.payload?.['repository'] === undefined ? undefined : (checked.payload['repository'] as { full_name?: string }).full_name;
   if (fullName !== undefined && fullName !== checked.repository) {
     problems.push(`payload.repository.full_name "${fullName}" is not the repository of the run (${checked.repository}); leave it out`);
+  }
+  for (const [field, values] of [['secrets', checked.secrets], ['vars', checked.vars]] as const) {
+    for (const [name, value] of Object.entries(values ?? {})) {
+      const bytes = Buffer.byteLength(value, 'utf8');
+      // Never the value: only its name and size.
+      if (bytes > MAX_SUPPLIED_VALUE_BYTES) problems.push(`${field}.${name} is ${bytes} bytes; the limit is ${MAX_SUPPLIED_VALUE_BYTES} (48 KB)`);
+    }
   }
   if (problems.length > 0) throw invalid(problems);
   const base = checked.base?.replace(/^refs\/heads\//, '');
@@ -127,6 +158,8 @@ export function parseRunRequest(body: unknown): RunRequest {
     ...(checked.payload === undefined ? {} : { payload: checked.payload }),
     ...(checked.job === undefined ? {} : { jobs: typeof checked.job === 'string' ? [checked.job] : [...new Set(checked.job)] }),
     ...(checked.inputs === undefined ? {} : { inputs: { ...checked.inputs } }),
+    ...(checked.secrets === undefined || Object.keys(checked.secrets).length === 0 ? {} : { secrets: { ...checked.secrets } }),
+    ...(checked.vars === undefined || Object.keys(checked.vars).length === 0 ? {} : { vars: { ...checked.vars } }),
   };
 }
 
@@ -160,7 +193,13 @@ function describeError(error: ErrorObject): string {
     case 'minLength':
       return `${field} must not be empty`;
     case 'pattern':
+      if (top === 'secrets' || top === 'vars') return `${top}: '${String(error.propertyName ?? field)}' is not a name: use UPPER_SNAKE (A-Z, 0-9 and _, not starting with a digit or GITHUB_), e.g. DEPLOY_KEY`;
       return HINTS[top] ?? `${field} has an invalid value`;
+    case 'propertyNames':
+      return '';
+    case 'maxLength':
+      // A value's own text never goes into the message.
+      return top === 'secrets' || top === 'vars' ? `${field} is longer than ${MAX_SUPPLIED_VALUE_BYTES} characters (48 KB)` : `${field} ${error.message ?? 'is too long'}`;
     case 'type':
       return field === '' ? 'the body must be a JSON object' : `${field} must be ${article(String(error.params['type']))}`;
     default:

@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { Engine } from '../../core/engine/index.js';
 import { NotFoundError, type HostLifecycle, type Logger } from '../../core/kernel/index.js';
-import type { Clock, RemoteRepositories, SnapshotStore } from '../../core/ports/index.js';
+import type { Clock, JobValues, RemoteRepositories, SnapshotStore } from '../../core/ports/index.js';
 import { localSelection } from './local-selection.js';
+import { runValuesFor } from './run-values.js';
 import { remoteWorkflowReader } from './remote-workflows.js';
 import { parseRunRequest, runRequestValidator } from './run-request.js';
 import { SubmittedViewSchema } from './schemas.js';
@@ -21,15 +22,18 @@ export interface SubmitRouteDependencies {
   readonly logger: Logger;
   readonly lifecycle: HostLifecycle;
   readonly retentionMs: number;
+  /** Secrets and variables (the secrets plugin); undefined when it is not enabled. */
+  readonly jobValues: JobValues | undefined;
 }
 
 /**
  * `POST /runs` `{repository, snapshot, workflow, event?, ref?, base?, changed_files?, payload?,
- * job?, inputs?, actor?}`: runs one workflow file of an uploaded snapshot (what `svc run`
+ * job?, inputs?, actor?, secrets?, vars?}`: runs one workflow file of an uploaded snapshot (what `svc run`
  * calls). The file and the local reusable workflows it calls are read from the snapshot, remote
  * ones from the mirror or the forge (remote-workflows.ts); the engine selects and creates the run
  * (`trigger: 'local'`). 201 with the run; 404 `workflow_not_found`, `snapshot_not_found` or
- * `reusable_workflow_not_found`; 422 `not_triggered`, `invalid_inputs` (no run),
+ * `reusable_workflow_not_found`; 400 `secrets_unavailable` for run-supplied values without the
+ * secrets plugin; 422 `not_triggered`, `invalid_inputs` (no run),
  * `invalid_workflow` or `invalid_workflow_reference`; 501 when a remote workflow is called and no source is configured.
  */
 export function registerSubmitRoute(app: FastifyInstance, deps: SubmitRouteDependencies): void {
@@ -57,6 +61,7 @@ export function registerSubmitRoute(app: FastifyInstance, deps: SubmitRouteDepen
         }),
         serverUrl: baseUrl,
       }),
+      ...(await runValuesFor(run, deps.jobValues)),
       // As GitHub's dispatch API: an input the workflow does not declare is a mistake to report.
       unexpectedInputs: 'refuse' as const,
     };

@@ -1,4 +1,4 @@
-import { coreServices, definePlugin, readVersions, RUNNER_SURFACES } from '../../core/kernel/index.js';
+import { coreServices, definePlugin, optional, readVersions, RUNNER_SURFACES } from '../../core/kernel/index.js';
 import { engineServiceRef, reportingServiceRef } from '../../core/engine/index.js';
 import { authenticateCaller, registerAgentRoutes, registerPoolRoutes } from './agents/index.js';
 import { createJobAttempts, registerTokenRoute } from './auth/index.js';
@@ -7,7 +7,7 @@ import { registerRunServiceRoutes } from './run-service/index.js';
 import { registerConnectionDataRoute, registerJitRoute, registerRegistrationRoute, registerRunnerAdminRoutes } from './registration/index.js';
 import { createRunnerProtocolServices } from './services.js';
 import { createRuntimeJobs } from './runtime-jobs.js';
-import { runnerProvisioningServiceRef, runtimeJobsServiceRef } from '../../core/ports/index.js';
+import { jobValuesServiceRef, runnerProvisioningServiceRef, runtimeJobsServiceRef } from '../../core/ports/index.js';
 import { createRunnerProvisioning } from './runner-provisioning.js';
 import { runnerProtocolMigrations } from './store/index.js';
 import { createLegacyFlow } from './messages/index.js';
@@ -56,8 +56,10 @@ export function createRunnerProtocolPlugin(options: RunnerProtocolOptions = {}) 
       notifier: coreServices.notifier,
       lifecycle: coreServices.lifecycle,
       logger: coreServices.logger,
+      // Secrets and vars for job messages (plugins/secrets); without it jobs get none.
+      jobValues: optional(jobValuesServiceRef),
     },
-    async init({ config, database, clock, ids, sharedKeys, systemAuth, blobStore, blobSigner, snapshots, remoteRepositories, engine, reporting, notifier, lifecycle, logger }, env) {
+    async init({ config, database, clock, ids, sharedKeys, systemAuth, blobStore, blobSigner, snapshots, remoteRepositories, engine, reporting, notifier, lifecycle, logger, jobValues }, env) {
       const services = await createRunnerProtocolServices({
         database,
         engine,
@@ -137,6 +139,7 @@ export function createRunnerProtocolPlugin(options: RunnerProtocolOptions = {}) 
         ...(options.timings === undefined ? {} : { timings: options.timings }),
         migrateToBroker: config.env.runnerFlow === 'broker',
         tokenCeiling: config.operator.token_permissions_ceiling,
+        ...(jobValues === undefined ? {} : { jobValues }),
       });
       env.addRoutes({ auth: 'public', surfaces: RUNNER_SURFACES, register: (app) => legacy.registerRoutes(app) });
       env.provideService(

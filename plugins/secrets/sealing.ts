@@ -60,3 +60,16 @@ export function sealConfigSecret(key: SecretsKey, scope: Scope, name: string, va
 export function openConfigSecret(key: SecretsKey, scope: Scope, name: string, sealed: string): string | undefined {
   return openText(key.bytes, configAssociatedData(scope, name), sealed.trim(), CONFIG_SEALED_PREFIX);
 }
+
+const LABELLED_PREFIX = 'l1.';
+
+/** Seals other text under the secrets key (run-supplied values, a waiting job message's secrets); `label` is the associated data. */
+export function sealLabelled(key: SecretsKey, label: string, text: string): string {
+  return sealText(key.bytes, Buffer.from(JSON.stringify(['labelled', label]), 'utf8'), text, LABELLED_PREFIX);
+}
+
+export function openLabelled(key: SecretsKey, label: string, sealed: string): string {
+  const text = openText(key.bytes, Buffer.from(JSON.stringify(['labelled', label]), 'utf8'), sealed, LABELLED_PREFIX);
+  if (text !== undefined) return text;
+  throw new ConfigError(`sealed values (${label}) do not open with this installation's secrets key (damaged, moved, or sealed under another key)`, { code: 'secret_damaged' });
+}

@@ -46,6 +46,8 @@ export function testRunRecord(overrides: Partial<RunRecord> = {}): RunRecord {
     updatedAt: 0,
     startedAt: 0,
     completedAt: null,
+    vars: {},
+    secretNames: [],
     ...overrides,
   };
 }

@@ -5,7 +5,7 @@ import { createInProcessNotifier, createSqliteStore } from '../../backends/sqlit
 import { createFilesystemBlobStore } from '../../backends/fs-blobs/index.js';
 import { coreServices, createHost, createSilentLogger, defaultCatalog, definePlugin, type Host } from '../../core/kernel/index.js';
 import { createEngine, createReporting, engineMigrations, engineServiceRef, reportingServiceRef, type Engine, type Reporting, type SelectionPolicy } from '../../core/engine/index.js';
-import type { BlobStore, Database, Leases, Notifier } from '../../core/ports/index.js';
+import type { BlobStore, Database, Leases, Migrator, Notifier } from '../../core/ports/index.js';
 import { createHostEnv, type HostEnv } from './host-env.js';
 import { ManualClock } from './manual-clock.js';
 import { onCleanup, postgresSchemaUrl, requireService, tempDir } from './services.js';
@@ -16,6 +16,8 @@ export interface EngineFixture {
   readonly engine: Engine;
   readonly clock: ManualClock;
   readonly database: Database;
+  /** The store's migrator: for a plugin's tables beside the engine's (the secrets plugin's). */
+  readonly migrator: Migrator;
   readonly notifier: Notifier;
   readonly leases: Leases;
   /** The engine's node id (`node-a`). */
@@ -63,6 +65,7 @@ export async function engineFixture(t: TestContext, kind: BackendKind, options: 
     engine,
     clock,
     database: store.database,
+    migrator: store.migrator,
     notifier,
     leases: store.leases,
     nodeId,

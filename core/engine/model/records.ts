@@ -39,6 +39,23 @@ export interface RunRecord {
   readonly updatedAt: number;
   readonly startedAt: number | null;
   readonly completedAt: number | null;
+  /** The `vars` context the run was planned with (global < repository < run-supplied). */
+  readonly vars: Readonly<Record<string, string>>;
+  /** Secret names its workflows could read at creation (stored and run-supplied). */
+  readonly secretNames: readonly string[];
+}
+
+/** Values a submission brought for its run only: names for good, the sealed values while the run lasts. */
+export interface RunSuppliedValues {
+  readonly secretNames: readonly string[];
+  readonly varNames: readonly string[];
+  /** Sealed under the secrets key (label `runSuppliedLabel`); null once the run ended. */
+  readonly sealed: string | null;
+}
+
+/** The sealing label of a run's supplied values: bound to the repository they were given for. */
+export function runSuppliedLabel(repository: string): string {
+  return `run-supplied:${repository}`;
 }
 
 export interface JobRecord {

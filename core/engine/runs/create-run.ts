@@ -1,4 +1,4 @@
-import type { ConcurrencyQueue, Json, TriggerSource } from '../model/records.js';
+import type { ConcurrencyQueue, Json, RunSuppliedValues, TriggerSource } from '../model/records.js';
 import type { UnitOfWork } from '../store/unit-of-work.js';
 import { nextIds } from '../store/sequences.js';
 import type { WorkflowCommit } from './run-files.js';
@@ -44,6 +44,12 @@ export interface CreateRunInput {
   readonly jobs: readonly NewJob[];
   /** Held behind a policy gate: created `pending`, nothing runs until the gate is released. */
   readonly hold?: { readonly gate: string; readonly reason: string };
+  /** The `vars` context the run was planned with; default none. */
+  readonly vars?: Readonly<Record<string, string>>;
+  /** Secret names its workflows could read (stored and run-supplied); default none. */
+  readonly secretNames?: readonly string[];
+  /** Values the submission brought for this run only, already sealed. */
+  readonly supplied?: RunSuppliedValues;
 }
 
 /**
@@ -84,8 +90,23 @@ export async function insertRun(uow: UnitOfWork, input: CreateRunInput, failed?:
       updated_at: now,
       started_at: null,
       completed_at: failed ? now : null,
+      vars: JSON.stringify(input.vars ?? {}),
+      secret_names: JSON.stringify(input.secretNames ?? []),
     })
     .execute();
+  const supplied = input.supplied;
+  if (supplied !== undefined && supplied.secretNames.length + supplied.varNames.length > 0) {
+    await tx
+      .insertInto('engine_run_values')
+      .values({
+        run_id: runId,
+        secret_names: JSON.stringify(supplied.secretNames),
+        var_names: JSON.stringify(supplied.varNames),
+        // A run that is created failed never runs: its values are not kept at all.
+        sealed: failed ? null : supplied.sealed,
+      })
+      .execute();
+  }
   if (input.files.length > 0) {
     await tx
       .insertInto('engine_run_files')

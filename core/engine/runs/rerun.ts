@@ -1,7 +1,7 @@
 import { ConflictError, NotFoundError } from '../../kernel/index.js';
 import type { JobRecord } from '../model/records.js';
 import { isTerminal } from '../model/statuses.js';
-import { loadJobs, loadRun } from '../store/queries.js';
+import { loadJobs, loadRun, loadSuppliedValues } from '../store/queries.js';
 import type { UnitOfWork } from '../store/unit-of-work.js';
 
 /** What to run again: the whole run, its failed jobs, or one job. */
@@ -12,13 +12,22 @@ export type RerunScope = { readonly kind: 'all' } | { readonly kind: 'failed' } 
  * The whole run: every job again. Failed jobs: each failed or cancelled job and every job that
  * depends on one, directly or not. One job: it and its dependants. Jobs not chosen keep their
  * results and outputs, so the jobs that run again see the same `needs` context. Only a finished
- * run can be re-run.
+ * run can be re-run, and not one that was given run-supplied values: those ended with it (as on
+ * GitHub, where a re-run cannot bring back what its trigger supplied), so it fails at once naming them.
  */
 export async function resetForRerun(uow: UnitOfWork, runId: number, scope: RerunScope, rowLocks: boolean): Promise<number> {
   const run = await loadRun(uow.tx, runId, rowLocks);
   if (!run) throw new NotFoundError(`run ${runId} does not exist`, { code: 'run_not_found' });
   if (!isTerminal(run.status)) {
     throw new ConflictError(`run ${runId} is ${run.status}; only a finished run can be re-run (cancel it first)`, { code: 'run_not_finished' });
+  }
+  const supplied = await loadSuppliedValues(uow.tx, runId);
+  if (supplied !== undefined && supplied.secretNames.length + supplied.varNames.length > 0) {
+    const named = [...supplied.secretNames.map((name) => `secret ${name}`), ...supplied.varNames.map((name) => `variable ${name}`)];
+    throw new ConflictError(
+      `run ${runId} cannot be re-run: run-supplied secrets are gone when the run ends: ${named.join(', ')}; start a new run that supplies them again (svc run --secret/--var)`,
+      { code: 'run_values_gone', details: { secrets: supplied.secretNames, vars: supplied.varNames } },
+    );
   }
   const jobs = await loadJobs(uow.tx, runId);
   const chosen = chooseJobs(jobs, scope);

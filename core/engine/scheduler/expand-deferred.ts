@@ -38,6 +38,7 @@ export async function expandDeferredJob(
     workflowPath: run.workflowPath,
     run: { id: run.id, number: run.runNumber, attempt: run.runAttempt },
     server: { serverUrl },
+    vars: run.vars,
   });
   const planned = flattenJobs(plan.jobs).find((candidate) => candidate.path === job.jobKey);
   if (!planned) return { ok: false, reason: `job '${job.jobKey}' is no longer in ${run.workflowPath}` };

@@ -16,7 +16,7 @@ export function jobIfContexts(run: RunRecord, needs: IfEvaluation['needs'], serv
     server: { serverUrl },
   });
   const inputs = (payload['inputs'] !== null && typeof payload['inputs'] === 'object' ? payload['inputs'] : {}) as Record<string, unknown>;
-  return { github, needs, inputs, vars: {} };
+  return { github, needs, inputs, vars: run.vars };
 }
 
 export function createIfEvaluator(serverUrl: () => string): (input: IfEvaluation) => boolean {

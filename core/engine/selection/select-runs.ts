@@ -11,7 +11,7 @@ import {
   type WorkflowRef,
 } from '../../workflow/index.js';
 import { InputError } from '../../kernel/index.js';
-import type { Json, TriggerSource } from '../model/records.js';
+import type { Json, RunSuppliedValues, TriggerSource } from '../model/records.js';
 import type { CreateRunInput, NewJob } from '../runs/create-run.js';
 import { runFileKey, type WorkflowCommit } from '../runs/run-files.js';
 import { toNewJobs } from './new-jobs.js';
@@ -46,7 +46,15 @@ export interface SelectionRequest {
   readonly loader?: SelectionLoader;
   /** Only these jobs and the jobs they need, transitively (`svc run --job`, repeatable). */
   readonly job?: string | readonly string[];
+  /** The `vars` context (global < repository < run-supplied), kept with the run. */
   readonly vars?: Readonly<Record<string, string>>;
+  /**
+   * Secret names the workflows can read (stored and run-supplied), kept with the run; when given,
+   * a called workflow's required secret that `secrets: inherit` cannot provide fails the run.
+   */
+  readonly secretNames?: readonly string[];
+  /** Values the submission brought for its run only, sealed (core/ports/job-values.ts). */
+  readonly supplied?: RunSuppliedValues;
   readonly serverUrl: string;
   /**
    * `workflow_dispatch` inputs no workflow declares: kept in the event payload (default, the
@@ -89,6 +97,7 @@ async function selectOne(request: SelectionRequest, file: WorkflowFileAtCommit):
       workflowPath: file.path,
       server: { serverUrl: request.serverUrl },
       ...(request.vars ? { vars: request.vars } : {}),
+      ...(request.secretNames ? { secretNames: request.secretNames } : {}),
       ...(request.unexpectedInputs ? { unexpectedInputs: request.unexpectedInputs } : {}),
     });
   } catch (error) {
@@ -131,6 +140,9 @@ function runInputFrom(request: SelectionRequest, files: readonly WorkflowFileAtC
     // The workflow and every workflow it calls, as read now: re-runs and deferred jobs plan from these.
     files: uniqueByPath(files),
     jobs,
+    ...(request.vars === undefined ? {} : { vars: request.vars }),
+    ...(request.secretNames === undefined ? {} : { secretNames: request.secretNames }),
+    ...(request.supplied === undefined ? {} : { supplied: request.supplied }),
   };
 }
 

@@ -38,6 +38,8 @@ export function toRunRecord(row: RunsTable): RunRecord {
     updatedAt: Number(row.updated_at),
     startedAt: num(row.started_at),
     completedAt: num(row.completed_at),
+    vars: parseJson<Record<string, string> | null>(row.vars ?? null) ?? {},
+    secretNames: parseJson<string[] | null>(row.secret_names ?? null) ?? [],
   };
 }
 

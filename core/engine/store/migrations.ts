@@ -208,4 +208,21 @@ export const engineMigrations: readonly Migration[] = [
       await db.schema.createIndex('engine_jobs_node').on('engine_jobs').columns(['node_id', 'status']).execute();
     },
   },
+  {
+    // Secrets and variables (issue 17): the `vars` a run was planned with and the secret names
+    // it could read, so re-planning at dispatch and job-level `if:` see the same; and the
+    // values a submission brought for its run only, sealed, erased when the run ends.
+    name: '0007_run_values',
+    async up(db: AnyKysely) {
+      await db.schema.alterTable('engine_runs').addColumn('vars', 'text', (c) => c.notNull().defaultTo('{}')).execute();
+      await db.schema.alterTable('engine_runs').addColumn('secret_names', 'text', (c) => c.notNull().defaultTo('[]')).execute();
+      await db.schema
+        .createTable('engine_run_values')
+        .addColumn('run_id', 'bigint', (c) => c.primaryKey())
+        .addColumn('secret_names', 'text', (c) => c.notNull())
+        .addColumn('var_names', 'text', (c) => c.notNull())
+        .addColumn('sealed', 'text')
+        .execute();
+    },
+  },
 ];

@@ -36,6 +36,22 @@ export type RunsTable = {
   updated_at: number;
   started_at: number | null;
   completed_at: number | null;
+  /** The `vars` context the run was planned with, JSON (0007). */
+  vars: string;
+  /** Secret names the run's workflows could read at creation, JSON list (0007). */
+  secret_names: string;
+};
+
+/**
+ * Run-supplied values (0007), one row per run that has some: their names, kept for good (a
+ * re-run names what it would need), and the values sealed under the secrets key, erased
+ * (null) when the run reaches a terminal state.
+ */
+export type RunValuesTable = {
+  run_id: number;
+  secret_names: string;
+  var_names: string;
+  sealed: string | null;
 };
 
 export type RunFilesTable = {
@@ -164,6 +180,7 @@ export type EngineTables = {
   engine_sequences: SequencesTable;
   engine_runs: RunsTable;
   engine_run_files: RunFilesTable;
+  engine_run_values: RunValuesTable;
   engine_jobs: JobsTable;
   engine_steps: StepsTable;
   engine_events: EventsTable;

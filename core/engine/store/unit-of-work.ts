@@ -1,5 +1,6 @@
 import type { Clock, Notifier } from '../../ports/index.js';
 import { RUN_EVENTS_CHANNEL, type RunEvent } from '../events/run-events.js';
+import { isTerminal } from '../model/statuses.js';
 import type { EngineDb, EngineTx } from './engine-db.js';
 import { nextIds } from './sequences.js';
 
@@ -51,6 +52,10 @@ async function attemptTransaction<T>(db: EngineDb, clock: Clock, notifier: Notif
         const jobId = 'job_id' in event ? event.job_id : null;
         await tx.insertInto('engine_events').values({ run_id: event.run_id, seq, job_id: jobId, type: event.type, body: JSON.stringify(event), created_at: now }).execute();
         notifications.set(`${RUN_EVENTS_CHANNEL}|${event.run_id}`, String(event.run_id));
+        // Every way a run ends writes this event: its run-supplied values go with it (names stay).
+        if (event.type === 'run_status' && isTerminal(event.status)) {
+          await tx.updateTable('engine_run_values').set({ sealed: null }).where('run_id', '=', event.run_id).where('sealed', 'is not', null).execute();
+        }
       },
       notify(channel, payload = '') {
         notifications.set(`${channel}|${payload}`, payload);

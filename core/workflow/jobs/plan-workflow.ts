@@ -53,6 +53,7 @@ export function planWorkflow(loaded: LoadWorkflowResult, options: PlanOptions): 
   const jobs = template.jobs.map((job) => expandWithin(job, scope, undefined, budget));
   const all = flattenJobs(jobs);
   for (const job of all) errors.push(...job.errors);
+  for (const job of all) errors.push(...inheritedSecretErrors(job, options.secretNames));
 
   return {
     name: run.github.workflow,
@@ -70,7 +71,7 @@ export function planWorkflow(loaded: LoadWorkflowResult, options: PlanOptions): 
     jobCount: all.reduce((count, job) => count + (job.kind === 'job' ? job.instances.length : 0), 0),
     errors,
     inputErrors: run.inputErrors,
-    warnings: all.flatMap((job) => warningsOf(job, options.secretNames)),
+    warnings: all.flatMap(warningsOf),
   };
 }
 
@@ -92,24 +93,30 @@ function workflowConcurrency(token: TemplateToken | undefined, scope: FieldScope
   return undefined;
 }
 
-/**
- * What a plan can tell that does not stop the run: a called workflow that was not loaded, and,
- * when the secret names are known, a required secret of a called workflow that `secrets:
- * inherit` cannot provide (GitHub checks required secrets only for mapped `secrets:`).
- */
-function warningsOf(job: PlannedJob, secretNames: readonly string[] | undefined): string[] {
+/** What a plan can tell that does not stop the run: a called workflow that was not loaded. */
+function warningsOf(job: PlannedJob): string[] {
   const template = job.template;
-  if (!isReusableJob(template)) return [];
-  if (template.jobs === undefined) return [`job '${job.path}' calls ${template.ref.value}, which was not loaded: its jobs are not in the plan`];
+  if (!isReusableJob(template) || template.jobs !== undefined) return [];
+  return [`job '${job.path}' calls ${template.ref.value}, which was not loaded: its jobs are not in the plan`];
+}
+
+/**
+ * When the secret names are known (a run being created: stored and run-supplied), a required
+ * secret of a called workflow that `secrets: inherit` cannot provide fails the run with the
+ * message GitHub gives a mapping that leaves it out (the parser reports those).
+ */
+function inheritedSecretErrors(job: PlannedJob, secretNames: readonly string[] | undefined): PlanError[] {
+  const template = job.template;
+  if (!isReusableJob(template) || template.jobs === undefined || !template['inherit-secrets']) return [];
   const available = job.scope.secretNames ?? secretNames;
-  if (!template['inherit-secrets'] || available === undefined) return [];
+  if (available === undefined) return [];
   const names = new Set(available.map((name) => name.toLowerCase()));
-  const warnings: string[] = [];
+  const errors: PlanError[] = [];
   for (const pair of template['secret-definitions'] ?? []) {
     const required = isMapping(pair.value) ? pair.value.find('required')?.toString() === 'true' : false;
     if (required && !names.has(pair.key.toString().toLowerCase())) {
-      warnings.push(`job '${job.path}': secret ${pair.key.toString()} is required by ${template.ref.value}, and secrets: inherit has no such secret`);
+      errors.push(errorAt(template.ref, `Secret ${pair.key.toString()} is required, but not provided while calling.`, job.scope.fileTable, job.path));
     }
   }
-  return warnings;
+  return errors;
 }

@@ -90,11 +90,30 @@ describe('reusable workflow calls', () => {
     assert.deepEqual(result.jobs[0]?.scope.env.map((token) => tokenToValue(token)), [{ IN_CALLER: '1' }]);
   });
 
-  it('passes every secret with secrets: inherit and warns about a required one that is missing', async () => {
+  it('passes every secret with secrets: inherit and fails the plan, with GitHub\'s message, on a required one that is missing', async () => {
     const result = await plan(caller('lib:\n  uses: ./.github/workflows/lib.yml\n  with: { target: a }\n  secrets: inherit'), LIB, ['NPM']);
     const lib = call(result.jobs[0]);
     assert.deepEqual(lib.secrets, { inherit: true, names: ['NPM'] });
-    assert.deepEqual(result.warnings, ['job \'lib\': secret token is required by ./.github/workflows/lib.yml, and secrets: inherit has no such secret']);
+    assert.deepEqual(result.warnings, []);
+    assert.deepEqual(
+      result.errors.map((error) => [error.message, error.job]),
+      [['Secret token is required, but not provided while calling.', 'lib']],
+    );
+  });
+
+  it('takes a required secret that secrets: inherit provides, in any case, and checks nothing when the names are unknown', async () => {
+    const withIt = await plan(caller('lib:\n  uses: ./.github/workflows/lib.yml\n  with: { target: a }\n  secrets: inherit'), LIB, ['TOKEN']);
+    assert.deepEqual(withIt.errors, []);
+    const unknown = await plan(caller('lib:\n  uses: ./.github/workflows/lib.yml\n  with: { target: a }\n  secrets: inherit'), LIB);
+    assert.deepEqual(unknown.errors, []);
+  });
+
+  it('checks a nested inherit against what the outer call mapped', async () => {
+    const outer = 'on:\n  workflow_call:\n    secrets: { token: { required: true } }\njobs:\n  inner:\n    uses: ./.github/workflows/lib.yml\n    with: { target: x }\n    secrets: inherit\n';
+    const files = { '.github/workflows/outer.yml': outer, '.github/workflows/lib.yml': LIB };
+    const mapped = await loadWorkflow({ name: '.github/workflows/ci.yml', content: caller('outer:\n  uses: ./.github/workflows/outer.yml\n  secrets: { token: "${{ secrets.NPM }}" }') }, { loader: loader(files) });
+    assert.deepEqual(mapped.errors, []);
+    assert.deepEqual(planWorkflow(mapped, { event: EVENT, secretNames: ['NPM'] }).errors, []);
   });
 
   it('calls once per caller matrix instance, with per-instance inputs and names', async () => {

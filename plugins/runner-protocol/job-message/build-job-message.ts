@@ -75,7 +75,7 @@ export function buildJobMessage(input: JobMessageInput): JsonObject {
     jobContainer: optionalToken(plan.instance.container),
     jobServiceContainers: optionalToken(plan.instance.services),
     resources: { endpoints: [systemConnection(urls, input.accessToken)] },
-    contextData: buildContextData({ plan, needs: input.needs ?? {}, checkRunId: job.id }),
+    contextData: buildContextData({ plan, needs: input.needs ?? {}, checkRunId: job.id, ...(input.vars === undefined ? {} : { vars: input.vars }) }),
     snapshot: optionalToken(plan.job.template.snapshot),
     billingOwnerId: input.billingOwnerId ?? run.repository.split('/')[0] ?? '',
     ...(environment === undefined

@@ -15,6 +15,8 @@ export { cacheModeFor } from './cache-mode.js';
 export { jobServer, LOOPBACK_JOB_HOST, passesToolkitHostGate } from './job-server.js';
 export { ID_TOKEN_PATH } from './system-connection.js';
 export { JOB_TOKEN_SLOT, withJobToken } from './job-token-slot.js';
+export { jobSecrets, secretReadsOf, secretsReadBy, type SecretReads } from './job-secrets.js';
+export { jobSecretsLabel, SEALED_SECRETS_MEMBER, secretSlots, takeSealedSecrets, withSecretValues, type SlottedSecrets } from './secret-slots.js';
 export { tokenPermissions } from './message-variables.js';
 export { applyTokenCeiling, DEFAULT_TOKEN_PERMISSIONS, describeCapped, type CappedScope, type TokenCeiling } from './token-ceiling.js';
 export type {

@@ -61,6 +61,8 @@ export interface ContextInput {
   readonly plan: JobPlan;
   readonly needs: NeedsContext;
   readonly checkRunId: number;
+  /** The job's `vars`; default the plan's (the run's). */
+  readonly vars?: Readonly<Record<string, string>>;
 }
 
 /** Each context encoded as github.com writes PipelineContextData. */
@@ -79,7 +81,7 @@ export function buildContextData(input: ContextInput): JsonObject {
     matrix: instance.matrix,
     needs: directNeeds(job.needs, input.needs),
     strategy: instance.strategy,
-    vars: job.scope.vars,
+    vars: input.vars ?? job.scope.vars,
   };
   const result: Record<string, JsonValue> = {};
   for (const [name, value] of Object.entries(contexts)) {

@@ -27,7 +27,7 @@ import type { JobPlan, WorkflowSource } from './types.js';
 export interface PlanForOptions {
   /** The public URL; `github.server_url` is derived from it for the toolkit's host gate (job-server.ts). */
   readonly serverUrl: string;
-  /** The `vars` context the run was selected with. */
+  /** The `vars` context; default the run's (what selection planned it with). */
   readonly vars?: Readonly<Record<string, string>>;
   readonly secretNames?: readonly string[];
   /** Results of the jobs needed, for a job whose fields had to wait for them. */
@@ -53,7 +53,7 @@ export async function planFor(assignment: Assignment, options: PlanForOptions): 
     workflowPath: run.workflowPath,
     server: jobServer(options.serverUrl),
     run: { id: run.id, number: run.runNumber, attempt: run.runAttempt },
-    ...(options.vars === undefined ? {} : { vars: options.vars }),
+    vars: options.vars ?? run.vars,
     ...(options.secretNames === undefined ? {} : { secretNames: options.secretNames }),
   });
 

@@ -82,8 +82,10 @@ export interface JobMessageInput {
   readonly messageType?: JobMessageType;
   /** `github.token` / `secrets.GITHUB_TOKEN`; default the access token (this server is the API). */
   readonly githubToken?: string;
-  /** Secrets the job may read (name → value), already chosen by policy. */
+  /** Secrets the job may read (name → value), already chosen by policy (job-secrets.ts); slots in a stored message. */
   readonly secrets?: Readonly<Record<string, string>>;
+  /** The job's `vars` context (its environment's variables over the run's); default the plan's. */
+  readonly vars?: Readonly<Record<string, string>>;
   /** Extra variables; they override the defaults (feature flags, `system.*`), never secrets. */
   readonly variables?: Readonly<Record<string, string | VariableValue>>;
   /** Results and outputs of the jobs this job needs (see `needsFromJobs`); default none. */

@@ -1,13 +1,26 @@
 import type { Logger } from '../../../core/kernel/index.js';
 import type { Assignment, Engine } from '../../../core/engine/index.js';
-import type { Clock } from '../../../core/ports/index.js';
+import type { Clock, JobValues } from '../../../core/ports/index.js';
 import { MessageTypes } from '../../../core/protocol/index.js';
 import type { JobTokens } from '../auth/index.js';
-import { buildJobMessage, describeCapped, jobIdFor, JOB_TOKEN_SLOT, planIdFor, type JobMessageType, type ServerUrls, type TokenCeiling } from '../job-message/index.js';
+import {
+  buildJobMessage,
+  describeCapped,
+  jobIdFor,
+  jobSecretsLabel,
+  JOB_TOKEN_SLOT,
+  planIdFor,
+  SEALED_SECRETS_MEMBER,
+  secretSlots,
+  type JobMessageType,
+  type ServerUrls,
+  type TokenCeiling,
+} from '../job-message/index.js';
 import { engineRunnerId, type JobRequestsStore } from '../job-requests/index.js';
 import type { SessionRecord } from '../sessions/index.js';
 import type { AgentRecord, AgentsStore, RunnerDb } from '../store/index.js';
 import { planAssignment } from './job-plan.js';
+import { messageValues } from './job-values.js';
 import type { MessageRecord, MessagesStore } from './messages-store.js';
 
 export interface JobDispatchDeps {
@@ -21,6 +34,8 @@ export interface JobDispatchDeps {
   readonly logger: Logger;
   /** The operator's `[token_permissions_ceiling]` (job-message/token-ceiling.ts); undefined for none. */
   readonly tokenCeiling: TokenCeiling | undefined;
+  /** Secrets and variables (the secrets plugin); undefined when it is not enabled: jobs get none. */
+  readonly jobValues: JobValues | undefined;
 }
 
 /**
@@ -29,7 +44,9 @@ export interface JobDispatchDeps {
  * the job planned again from the run's files, the message and our record of the request written
  * together. The message waits in the store until a poll delivers it, so a claim made while the
  * poll was going away is delivered on the session's next poll. It is stored without its job
- * token (job-message/job-token-slot.ts): the token is minted when the message is handed out.
+ * token (job-message/job-token-slot.ts): the token is minted when the message is handed out; and
+ * without its secrets' values (job-message/secret-slots.ts): they wait sealed under the secrets
+ * key, opened and filled in at hand-out.
  *
  * A job whose token permissions the operator's ceiling lowered runs with the lower levels (GitHub
  * caps silently; the runner prints the capped set under "GITHUB_TOKEN Permissions"); the server
@@ -54,7 +71,20 @@ export async function dispatchJob(
     }
     const planId = planIdFor(run);
     const jobGuid = jobIdFor(planId, job);
-    const body = JSON.stringify(buildJobMessage({ assignment, plan, serverUrls, accessToken: JOB_TOKEN_SLOT, needs, messageType }));
+    const values = await messageValues(deps.jobValues, deps.engine, run, plan);
+    const slots = secretSlots(values.secrets);
+    const built = buildJobMessage({
+      assignment,
+      plan,
+      serverUrls,
+      accessToken: JOB_TOKEN_SLOT,
+      needs,
+      messageType,
+      secrets: slots.byName,
+      ...(values.vars === undefined ? {} : { vars: values.vars }),
+    });
+    const sealed = deps.jobValues === undefined || Object.keys(slots.values).length === 0 ? undefined : await deps.jobValues.seal(jobSecretsLabel(job.id, job.attempt), JSON.stringify(slots.values));
+    const body = JSON.stringify(sealed === undefined ? built : { ...built, [SEALED_SECRETS_MEMBER]: sealed });
     const now = deps.clock.now();
     const message = await deps.db.transaction().execute(async (tx) => {
       const queued = await deps.messages.enqueue(

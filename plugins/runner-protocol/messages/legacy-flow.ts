@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger, Worker } from '../../../core/kernel/index.js';
 import type { Engine } from '../../../core/engine/index.js';
-import type { Clock, Database, IdGenerator, Notifier } from '../../../core/ports/index.js';
+import type { Clock, Database, IdGenerator, JobValues, Notifier } from '../../../core/ports/index.js';
 import { requireRunnerToken, type JobTokens, type RunnerAuth } from '../auth/index.js';
 import { createJobRequestsStore, registerJobRequestRoutes } from '../job-requests/index.js';
 import { createSessionSweeper, createSessionsStore, legacyFlowTimings, registerSessionRoutes, type LegacyFlowTimings } from '../sessions/index.js';
@@ -37,6 +37,8 @@ export interface LegacyFlowInputs {
   readonly migrateToBroker?: boolean;
   /** The operator's `[token_permissions_ceiling]`, applied to every job message. */
   readonly tokenCeiling: TokenCeiling | undefined;
+  /** Secrets and variables for job messages (the secrets plugin); undefined: jobs get none. */
+  readonly jobValues?: JobValues;
 }
 
 /** The legacy session + message flow: its routes (one group behind the runner token) and its sweeper. */
@@ -81,6 +83,7 @@ export function createLegacyFlow(inputs: LegacyFlowInputs): LegacyFlow {
     shutdownSignal: inputs.shutdownSignal,
     migrateToBroker: inputs.migrateToBroker ?? false,
     tokenCeiling: inputs.tokenCeiling,
+    jobValues: inputs.jobValues,
   };
 
   return {

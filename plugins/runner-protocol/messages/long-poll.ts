@@ -111,7 +111,7 @@ async function claimDelivery(deps: LongPollDeps, message: MessageRecord, agentId
       return undefined;
     }
     // The job token goes in now (a broker job's at `acquirejob`, which hands out its message).
-    if (!brokerJob) body = await jobMessageForDelivery(deps.jobTokens, message.body, job, agentId);
+    if (!brokerJob) body = await jobMessageForDelivery(deps.jobTokens, deps.jobValues, message.body, job, agentId);
   }
   // A broker job message keeps its job message body for `acquirejob`.
   if (!(await deps.messages.markDelivered(message.id, deps.clock.now(), brokerJob))) return undefined;

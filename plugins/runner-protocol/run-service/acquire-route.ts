@@ -29,6 +29,6 @@ export function registerAcquireRoute(app: FastifyInstance, deps: RunServiceDeps)
     if (taken === undefined) return notFound();
     if (!('body' in taken)) return sendRunServiceError(reply, 409, `Job request ${requestId} was already acquired`);
     request.log.info({ agentId: runner.id, jobId: job.id, runId: job.runId }, 'the runner acquired the job');
-    return reply.type('application/json').send(await jobMessageForDelivery(deps.jobTokens, taken.body, job, runner.id));
+    return reply.type('application/json').send(await jobMessageForDelivery(deps.jobTokens, deps.jobValues, taken.body, job, runner.id));
   });
 }

@@ -1,5 +1,5 @@
 import type { Engine } from '../../../core/engine/index.js';
-import type { Clock } from '../../../core/ports/index.js';
+import type { Clock, JobValues } from '../../../core/ports/index.js';
 import type { JobTokens, RunnerAuth } from '../auth/index.js';
 import type { JobRequestsStore } from '../job-requests/index.js';
 import type { MessagesStore } from '../messages/index.js';
@@ -18,4 +18,6 @@ export interface RunServiceDeps {
   readonly jobTokens: JobTokens;
   /** Records `completejob`'s step results and annotations (results/). */
   readonly results: JobResults;
+  /** Opens the sealed secrets of a job message at `acquirejob`; undefined without the secrets plugin. */
+  readonly jobValues: JobValues | undefined;
 }
