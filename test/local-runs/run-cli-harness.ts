@@ -153,6 +153,8 @@ export interface PoolOptions {
    * loopback port and the file credential store (job tokens stay valid across the restart).
    */
   readonly restartable?: boolean;
+  /** Plugins beyond the default set (e.g. `secrets`). */
+  readonly plugins?: readonly string[];
 }
 
 /**
@@ -196,7 +198,7 @@ export async function startServerWithPool(backend: PoolBackend, options: PoolOpt
     ...(await nodeDistEnv()),
     ...options.env,
   });
-  const plugins = hostEnv.writePlugins(['management-api', 'blobs', 'engine', 'local-runs', 'vm-pool', 'runner-protocol', 'runtime-services', 'checkout-relay'].map((id) => `[[plugin]]\nid = "${id}"\n`).join('\n'));
+  const plugins = hostEnv.writePlugins(['management-api', 'blobs', 'engine', 'local-runs', 'vm-pool', 'runner-protocol', 'runtime-services', 'checkout-relay', ...(options.plugins ?? [])].map((id) => `[[plugin]]\nid = "${id}"\n`).join('\n'));
   let serve = spawnTs('cli/svc.ts', ['serve'], hostEnv.env, hostEnv.dir);
   const stop = async () => {
     await stopProcess(serve);
