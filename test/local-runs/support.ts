@@ -25,11 +25,11 @@ export interface LocalRunsHost {
   readonly auth: { readonly authorization: string };
 }
 
-/** A started host (SQLite, private data dir) with `engine` and `local-runs`; stopped after the test. */
-export async function localRunsHost(t: TestContext, env: Record<string, string> = {}): Promise<LocalRunsHost> {
+/** A started host (SQLite, private data dir) with `engine` and `local-runs` (and `plugins`); stopped after the test. */
+export async function localRunsHost(t: TestContext, env: Record<string, string> = {}, plugins: readonly string[] = []): Promise<LocalRunsHost> {
   const hostEnv = createHostEnv(env);
   onCleanup(t, () => hostEnv.cleanup());
-  hostEnv.writePlugins(['engine', 'local-runs', 'local-runs-test-grabber'].map((id) => `[[plugin]]\nid = "${id}"\n`).join('\n'));
+  hostEnv.writePlugins(['engine', 'local-runs', ...plugins, 'local-runs-test-grabber'].map((id) => `[[plugin]]\nid = "${id}"\n`).join('\n'));
   let grabbed: { engine: Engine; snapshots: SnapshotStore } | undefined;
   const grabber = definePlugin({
     id: 'local-runs-test-grabber',
