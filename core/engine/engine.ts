@@ -15,6 +15,7 @@ import { engineDb } from './store/engine-db.js';
 import { loadJob, loadJobs, loadRun, loadSuppliedValues } from './store/queries.js';
 import { inTransaction, type UnitOfWork } from './store/unit-of-work.js';
 import { sweep, type SweepReport } from './scheduler/sweep.js';
+import { approveJob, type ApprovalResult, type EnvironmentRules } from './environments/index.js';
 import { failedRunInput } from './selection/failed-run.js';
 import { reviewCandidate, type SelectionPolicy } from './selection/policy.js';
 import { selectRuns, type SelectionRequest } from './selection/select-runs.js';
@@ -34,6 +35,8 @@ export interface EngineDependencies {
   readonly serverUrl: () => string;
   /** Policies reviewing every run an event would create (read at each submission). */
   readonly policies?: () => readonly SelectionPolicy[];
+  /** The operator's environment rules (`[environment_rules]`); none when absent. */
+  readonly environmentRules?: EnvironmentRules;
 }
 
 export interface WaitOptions {
@@ -95,6 +98,11 @@ export interface Engine {
   cancelJob(jobId: number): Promise<JobRecord | undefined>;
   /** Lets a run held behind `gate` go (fork approval, environment approval, ...). False if it was not held there. */
   releaseGate(runId: number, gate: string): Promise<boolean>;
+  /**
+   * Approves a job its environment's reviewer rule holds (recorded as `admin_override` by `by`)
+   * and queues it. `not_found` when the run has no such job, `not_waiting` when it is not held.
+   */
+  approveJob(runId: number, jobId: number, by: string): Promise<ApprovalResult>;
   /** Fails a run held behind `gate` (the gate closed: refused, or timed out). */
   closeGate(runId: number, gate: string, reason: string): Promise<boolean>;
   /** Re-runs a finished run in place (next attempt): all jobs, the failed ones, or one job, with dependants. */
@@ -122,7 +130,8 @@ export function createEngine(deps: EngineDependencies): Engine {
   const expand = async (uow: UnitOfWork, run: RunRecord, job: JobRecord, needs: Parameters<typeof expandDeferredJob>[2]) => {
     return expandDeferredJob(run, job, needs, await loadRunFiles(uow.tx, run.id), deps.serverUrl());
   };
-  const advanceIn = (uow: UnitOfWork, runId: number) => advanceRun(uow, runId, { rowLocks, evaluateIf, expand });
+  const environmentRules: EnvironmentRules = deps.environmentRules ?? (() => undefined);
+  const advanceIn = (uow: UnitOfWork, runId: number) => advanceRun(uow, runId, { rowLocks, evaluateIf, expand, environmentRules });
   /** Advances a run, then whatever waited on a concurrency group it or its job just freed. */
   const advanceWithWaiters = async (uow: UnitOfWork, runId: number, jobGroup: string | null = null) => {
     const run = await advanceIn(uow, runId);
@@ -287,6 +296,14 @@ export function createEngine(deps: EngineDependencies): Engine {
           .execute();
         await advanceIn(uow, runId);
         return true;
+      });
+    },
+    async approveJob(runId, jobId, by) {
+      return tx(async (uow) => {
+        const result = await approveJob(uow, runId, jobId, by, rowLocks);
+        if (result.kind !== 'approved') return result;
+        await advanceWithWaiters(uow, runId, result.job.concurrencyGroup);
+        return { kind: 'approved', job: (await loadJob(uow.tx, jobId)) ?? result.job };
       });
     },
     async closeGate(runId, gate, reason) {

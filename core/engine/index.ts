@@ -22,9 +22,29 @@ export type { Completion, JobOutcome } from './reporting/complete-job.js';
 export type { SweepReport } from './scheduler/sweep.js';
 export { deadNodeReason, UNHEARD_AFTER_NODE_DEATH_MS } from './scheduler/dead-node-jobs.js';
 export { lostRunnerReason } from './scheduler/reasons.js';
+export {
+  APPROVAL_REASON,
+  deploymentPatternMatches,
+  environmentRulesFrom,
+  WAIT_TIMER_REASON,
+  type ApprovalResult,
+  type EnvironmentRule,
+  type EnvironmentRules,
+} from './environments/index.js';
 export { createNodeRegistry, type NodeHolder, type NodeInfo, type NodeRegistration, type NodeRegistry, type NodeState } from './nodes/node-registry.js';
 export { JOBS_QUEUED_CHANNEL, RUN_ADVANCE_CHANNEL, RUN_EVENTS_CHANNEL, type RunEvent, type RunEventType } from './events/run-events.js';
-export { runSuppliedLabel, type ConcurrencyQueue, type Json, type JobRecord, type RunRecord, type RunSuppliedValues, type StepRecord, type TriggerSource } from './model/records.js';
+export {
+  runSuppliedLabel,
+  type ConcurrencyQueue,
+  type EnvironmentApproval,
+  type JobEnvironment,
+  type Json,
+  type JobRecord,
+  type RunRecord,
+  type RunSuppliedValues,
+  type StepRecord,
+  type TriggerSource,
+} from './model/records.js';
 export { forgeStatus, isTerminal, STATUSES, type Conclusion, type JobResult, type Status } from './model/statuses.js';
 
 /** Where policy plugins add their run-creation policies (provided by the `engine` plugin). */

@@ -5,6 +5,7 @@ import {
   createReporting,
   engineMigrations,
   engineServiceRef,
+  environmentRulesFrom,
   reportingServiceRef,
   selectionPoliciesExtensionPoint,
   type SelectionPolicy,
@@ -19,7 +20,9 @@ import { createSchedulerWorker } from './scheduler-worker.js';
  * The run engine as a plugin: provides the engine and runner reporting to other plugins, owns
  * the engine's tables, takes run-creation policies from other plugins, holds this node's
  * liveness lease (`node-lease` worker, nodeLivenessServiceRef), runs the `scheduler` worker,
- * serves runs, logs, the event stream and the nodes under /api/v1, and adds `svc status` and `svc logs`.
+ * serves runs, logs, the event stream, environment approvals and the nodes under /api/v1, and adds
+ * `svc status`, `svc logs`, `svc rerun` and `svc approve`. Environment rules come from the
+ * operator file (`[environment_rules]`).
  */
 export const plugin = definePlugin({
   id: 'engine',
@@ -41,7 +44,8 @@ export const plugin = definePlugin({
     const policies: SelectionPolicy[] = [];
     env.provideExtensionPoint(selectionPoliciesExtensionPoint, { add: (policy) => void policies.push(policy) });
     const nodeId = config.node.id;
-    const engine = createEngine({ database, notifier, clock, logger, nodeId, serverUrl: () => lifecycle.publicUrl(), policies: () => policies });
+    const environmentRules = environmentRulesFrom(config.operator.environment_rules);
+    const engine = createEngine({ database, notifier, clock, logger, nodeId, serverUrl: () => lifecycle.publicUrl(), policies: () => policies, environmentRules });
     const nodes = createNodeRegistry({ database, leases, clock });
     const nodeLease = createNodeLease({ registry: nodes, nodeId, version: packageInfo().version, logger, url: () => lifecycle.publicUrl() });
     const reporting = createReporting({ database, notifier, clock, blobs: blobStore, logger });

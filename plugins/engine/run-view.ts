@@ -2,7 +2,7 @@ import type { JobRecord, RunRecord, StepRecord } from '../../core/engine/index.j
 
 /**
  * The JSON shape of a run (`GET /api/v1/runs/{run_id}`, `POST .../cancel`) and of a job
- * (`POST .../jobs/{job_id}/cancel`). Times are ISO 8601 strings, or null when not reached yet.
+ * (`POST .../jobs/{job_id}/cancel`, `POST .../jobs/{job_id}/approve`). Times are ISO 8601 strings, or null when not reached yet.
  * The CLI reads the same types.
  */
 export interface StepView {
@@ -32,7 +32,20 @@ export interface JobView {
   readonly started_at: string | null;
   readonly completed_at: string | null;
   readonly outputs: Readonly<Record<string, string>>;
+  /** The job's `environment:`, null without one. */
+  readonly environment: EnvironmentView | null;
   readonly steps: readonly StepView[];
+}
+
+/**
+ * A job's environment: its name and url (as written; an expression is evaluated by the runner),
+ * when its wait timer ends (once it started), and the approval that released it.
+ */
+export interface EnvironmentView {
+  readonly name: string;
+  readonly url: string | null;
+  readonly wait_until: string | null;
+  readonly admin_override: { readonly by: string; readonly at: string } | null;
 }
 
 export interface RunView {
@@ -90,6 +103,15 @@ export function toJobView(job: JobRecord, steps: readonly StepRecord[]): JobView
     started_at: isoOrNull(job.startedAt),
     completed_at: isoOrNull(job.completedAt),
     outputs: job.outputs,
+    environment:
+      job.environment === null
+        ? null
+        : {
+            name: job.environment.name,
+            url: job.environment.url,
+            wait_until: isoOrNull(job.environmentWaitUntil),
+            admin_override: job.environmentApproval === null ? null : { by: job.environmentApproval.by, at: iso(job.environmentApproval.at) },
+          },
     steps: steps.filter((step) => step.jobId === job.id).map(toStepView),
   };
 }

@@ -229,6 +229,7 @@ describe('engine routes over HTTP (SQLite)', () => {
         runner_id: 'id-runner-1', runner_name: 'runner-1', cancel_requested: false,
         created_at: '2030-01-01T00:00:00.000Z', queued_at: '2030-01-01T00:00:00.000Z', started_at: '2030-01-01T00:00:00.000Z', completed_at: '2030-01-01T00:00:00.000Z',
         outputs: { version: '1.2.3' },
+        environment: null,
         steps: [{ number: 1, name: 'Run make', status: 'success', conclusion: 'success', started_at: '2030-01-01T00:00:00.000Z', completed_at: '2030-01-01T00:00:02.000Z' }],
       },
     );

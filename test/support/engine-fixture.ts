@@ -4,7 +4,17 @@ import { createPostgresNotifier, createPostgresStore } from '../../backends/post
 import { createInProcessNotifier, createSqliteStore } from '../../backends/sqlite/index.js';
 import { createFilesystemBlobStore } from '../../backends/fs-blobs/index.js';
 import { coreServices, createHost, createSilentLogger, defaultCatalog, definePlugin, type Host } from '../../core/kernel/index.js';
-import { createEngine, createReporting, engineMigrations, engineServiceRef, reportingServiceRef, type Engine, type Reporting, type SelectionPolicy } from '../../core/engine/index.js';
+import {
+  createEngine,
+  createReporting,
+  engineMigrations,
+  engineServiceRef,
+  reportingServiceRef,
+  type Engine,
+  type EnvironmentRules,
+  type Reporting,
+  type SelectionPolicy,
+} from '../../core/engine/index.js';
 import type { BlobStore, Database, Leases, Migrator, Notifier } from '../../core/ports/index.js';
 import { createHostEnv, type HostEnv } from './host-env.js';
 import { ManualClock } from './manual-clock.js';
@@ -39,7 +49,11 @@ export const ENGINE_BACKENDS: readonly { readonly kind: BackendKind; readonly sk
 ];
 
 /** A real store of the given kind with the engine's migrations applied, and an engine on it. */
-export async function engineFixture(t: TestContext, kind: BackendKind, options: { readonly policies?: readonly SelectionPolicy[] } = {}): Promise<EngineFixture> {
+export async function engineFixture(
+  t: TestContext,
+  kind: BackendKind,
+  options: { readonly policies?: readonly SelectionPolicy[]; readonly environmentRules?: EnvironmentRules } = {},
+): Promise<EngineFixture> {
   const clock = new ManualClock(Date.UTC(2030, 0, 1));
   const logger = createSilentLogger();
   const dataDir = await tempDir(t);
@@ -58,7 +72,8 @@ export async function engineFixture(t: TestContext, kind: BackendKind, options: 
   const serverUrl = () => 'http://127.0.0.1:9090';
   const policies = () => options.policies ?? [];
   const nodeId = 'node-a';
-  const engine = createEngine({ database: store.database, notifier, clock, logger, nodeId, serverUrl, policies });
+  const environmentRules = options.environmentRules ?? (() => undefined);
+  const engine = createEngine({ database: store.database, notifier, clock, logger, nodeId, serverUrl, policies, environmentRules });
   const blobs = createFilesystemBlobStore(join(dataDir, 'blobs'), clock);
   const reporting = createReporting({ database: store.database, notifier, clock, blobs, logger });
   return {
@@ -75,7 +90,7 @@ export async function engineFixture(t: TestContext, kind: BackendKind, options: 
       if (kind !== 'postgres') throw new Error('a second node needs the shared PostgreSQL store');
       const other = await createPostgresStore(context);
       onCleanup(t, () => other.database.close());
-      return createEngine({ database: other.database, notifier: await makeNotifier(), clock, logger, nodeId: otherId, serverUrl, policies });
+      return createEngine({ database: other.database, notifier: await makeNotifier(), clock, logger, nodeId: otherId, serverUrl, policies, environmentRules });
     },
   };
 }

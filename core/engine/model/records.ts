@@ -96,6 +96,12 @@ export interface JobRecord {
   readonly heardAt: number | null;
   /** The node whose built-in pool launched its runner (a guest dies with its machine); null for other runners. */
   readonly homeNodeId: string | null;
+  /** The job's `environment:` (name, and url as written), null without one. */
+  readonly environment: JobEnvironment | null;
+  /** When the environment's wait timer ends (epoch ms), once it started. */
+  readonly environmentWaitUntil: number | null;
+  /** The approval that released the job from its environment's reviewer rule. */
+  readonly environmentApproval: EnvironmentApproval | null;
   readonly createdAt: number;
   readonly queuedAt: number | null;
   readonly startedAt: number | null;
@@ -110,4 +116,19 @@ export interface StepRecord {
   readonly conclusion: Conclusion | null;
   readonly startedAt: number | null;
   readonly completedAt: number | null;
+}
+
+/** A job's `environment:`: its name, and its url as written (a literal or an expression the runner evaluates). */
+export interface JobEnvironment {
+  readonly name: string;
+  readonly url: string | null;
+}
+
+/** An environment approval: the system bearer approves as `admin_override` (spec, Authentication rule 14). */
+export interface EnvironmentApproval {
+  readonly kind: 'admin_override';
+  /** Who approved (the system bearer's holder: `system`). */
+  readonly by: string;
+  /** When (epoch ms). */
+  readonly at: number;
 }

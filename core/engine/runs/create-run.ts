@@ -1,4 +1,4 @@
-import type { ConcurrencyQueue, Json, RunSuppliedValues, TriggerSource } from '../model/records.js';
+import type { ConcurrencyQueue, JobEnvironment, Json, RunSuppliedValues, TriggerSource } from '../model/records.js';
 import type { UnitOfWork } from '../store/unit-of-work.js';
 import { nextIds } from '../store/sequences.js';
 import type { WorkflowCommit } from './run-files.js';
@@ -24,6 +24,8 @@ export interface NewJob {
   readonly continueOnError: boolean;
   readonly timeoutMinutes: number;
   readonly concurrency: NewConcurrency | null;
+  /** `environment:` (null or absent: none); a stand-in's is known once it is expanded. */
+  readonly environment?: JobEnvironment | null;
   /** A stand-in: fields read `needs`, so its instances are expanded when they finish. */
   readonly deferred?: boolean;
 }
@@ -143,13 +145,15 @@ export async function insertRun(uow: UnitOfWork, input: CreateRunInput, failed?:
           lease_expires_at: null,
           cancel_requested: 0,
           deferred: job.deferred ? 1 : 0,
+          environment: job.environment?.name ?? null,
+          environment_url: job.environment?.url ?? null,
           created_at: now,
           updated_at: now,
           queued_at: null,
           started_at: null,
           completed_at: null,
         }));
-    // SQLite caps the bound parameters of one statement; 500 rows x 31 columns stays below it.
+    // SQLite caps the bound parameters of one statement; 500 rows x 33 columns stays below it.
     for (let start = 0; start < rows.length; start += 500) {
       await tx.insertInto('engine_jobs').values(rows.slice(start, start + 500)).execute();
     }

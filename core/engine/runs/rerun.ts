@@ -50,6 +50,9 @@ export async function resetForRerun(uow: UnitOfWork, runId: number, scope: Rerun
         cancel_requested: 0,
         // Back in the group's queue, at its end.
         concurrency_ticket: null,
+        // Its environment's wait timer and approval start again, as on GitHub.
+        environment_wait_until: null,
+        environment_approval: null,
         queued_at: null,
         started_at: null,
         completed_at: null,

@@ -9,6 +9,7 @@ import { holdJob, moveJob } from './transitions.js';
 import type { Expansion } from './expand-deferred.js';
 import type { NeedsEntry } from './needs.js';
 import { replaceStandIns } from './stand-ins.js';
+import { applyEnvironmentGates, type EnvironmentRules } from '../environments/index.js';
 
 export interface AdvanceOptions {
   /** Row locks serialise schedulers of one run on a shared store. */
@@ -16,6 +17,8 @@ export interface AdvanceOptions {
   readonly evaluateIf: (input: IfEvaluation) => boolean;
   /** Expands a deferred stand-in once its needs are done (see expand-deferred.ts). */
   readonly expand: (uow: UnitOfWork, run: RunRecord, job: JobRecord, needs: Readonly<Record<string, NeedsEntry>>) => Promise<Expansion>;
+  /** The operator's environment rules (environments/). */
+  readonly environmentRules: EnvironmentRules;
 }
 
 /**
@@ -39,11 +42,17 @@ export async function advanceRun(uow: UnitOfWork, runId: number, options: Advanc
   }
 
   let jobs = await loadJobs(uow.tx, runId);
-  // A decision can finish a job others wait on (a skip): decide again until nothing changes.
-  for (let decisions = decideWaitingJobs(run, jobs, run.cancelRequested, options.evaluateIf); decisions.length > 0; ) {
-    await applyDecisions(uow, run, decisions, options);
-    jobs = await loadJobs(uow.tx, runId);
-    decisions = decideWaitingJobs(run, jobs, run.cancelRequested, options.evaluateIf).filter((d) => d.job.reason === 'needs');
+  // A decision can finish a job others wait on (a skip), and so can an environment rule (a ref
+  // it does not allow): decide again until nothing changes.
+  for (;;) {
+    const decisions = decideWaitingJobs(run, jobs, run.cancelRequested, options.evaluateIf);
+    if (decisions.length > 0) {
+      await applyDecisions(uow, run, decisions, options);
+      jobs = await loadJobs(uow.tx, runId);
+    }
+    const gated = await applyEnvironmentGates(uow, run, jobs, options.environmentRules);
+    if (gated.changed) jobs = await loadJobs(uow.tx, runId);
+    if (decisions.length === 0 && !gated.failed) break;
   }
 
   for (const job of jobs.filter(isReleasable)) {

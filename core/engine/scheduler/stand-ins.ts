@@ -25,6 +25,8 @@ export async function replaceStandIns(uow: UnitOfWork, standIn: JobRecord, jobs:
     concurrency_queue: job.concurrency?.queue ?? 'single',
     concurrency_ticket: null,
     deferred: 0,
+    environment: job.environment?.name ?? null,
+    environment_url: job.environment?.url ?? null,
     reason: 'max_parallel',
     updated_at: now,
   });

@@ -9,12 +9,15 @@ import { loadJob, loadRun } from '../store/queries.js';
 import type { UnitOfWork } from '../store/unit-of-work.js';
 import { failDeadNodesJobs } from './dead-node-jobs.js';
 import { lostRunnerReason, timeoutReason } from './reasons.js';
+import { WAIT_TIMER_REASON } from '../environments/index.js';
 
 export interface SweepReport {
   readonly lostJobs: number;
   /** Jobs failed because the node their runner reported through died (dead-node-jobs.ts). */
   readonly deadNodeJobs: number;
   readonly timedOut: number;
+  /** Runs advanced because an environment's wait timer of one of their jobs ended. */
+  readonly environmentTimers: number;
   readonly advancedRuns: number;
 }
 
@@ -37,6 +40,7 @@ const BATCH = 100;
  * jobs whose runner's lease expired fail, and so do jobs whose runner was last heard through a
  * node that died and not since (dead-node-jobs.ts), their open steps closed either way; jobs past `timeout-minutes` get a cancel request
  * (their runner stops them and completes them; if it never does, the lease path fails them);
+ * runs whose environment wait timer ended are advanced (the job goes on to its approval or the queue);
  * runs with waiting jobs not touched for a while are scheduled again, so a lost wake-up only
  * costs latency.
  */
@@ -73,6 +77,18 @@ export async function sweep(deps: SweepDependencies): Promise<SweepReport> {
     if (result.numUpdatedRows > 0n) timedOut++;
   }
 
+  // Wait timers that ended: their runs are advanced now, on whichever node sweeps first.
+  const timers = await deps.db
+    .selectFrom('engine_jobs')
+    .select('run_id')
+    .distinct()
+    .where('status', '=', 'pending')
+    .where('reason', '=', WAIT_TIMER_REASON)
+    .where('environment_wait_until', '<=', now)
+    .limit(BATCH)
+    .execute();
+  for (const { run_id: runId } of timers) await deps.tx((uow) => deps.advance(uow, Number(runId)));
+
   const stale = await deps.db
     .selectFrom('engine_runs')
     .select('id')
@@ -88,5 +104,5 @@ export async function sweep(deps: SweepDependencies): Promise<SweepReport> {
     });
   }
   if (lostJobs + deadNodeJobs + timedOut > 0) deps.logger.info({ lostJobs, deadNodeJobs, timedOut }, 'sweep repaired jobs');
-  return { lostJobs, deadNodeJobs, timedOut, advancedRuns: stale.length };
+  return { lostJobs, deadNodeJobs, timedOut, environmentTimers: timers.length, advancedRuns: stale.length };
 }

@@ -1,4 +1,4 @@
-import type { PlannedJob } from '../../workflow/index.js';
+import { environmentUrlText, type PlannedJob } from '../../workflow/index.js';
 import type { Json } from '../model/records.js';
 import type { NewJob } from '../runs/create-run.js';
 
@@ -21,6 +21,7 @@ export function toNewJobs(job: PlannedJob, waitsFor: readonly string[]): NewJob[
     timeoutMinutes: instance.timeoutMinutes,
     // GitHub compares group names without regard to case: the engine keys on the lowered name.
     concurrency: instance.concurrency ? { group: instance.concurrency.key, cancelInProgress: instance.concurrency.cancelInProgress, queue: instance.concurrency.queue } : null,
+    environment: instance.environment ? { name: instance.environment.name, url: environmentUrlText(instance.environment) } : null,
     ...(deferred ? { deferred: true } : {}),
   }));
 }

@@ -1,4 +1,4 @@
-import type { ConcurrencyQueue, Json, JobRecord, RunRecord, StepRecord, TriggerSource } from '../model/records.js';
+import type { ConcurrencyQueue, EnvironmentApproval, Json, JobRecord, RunRecord, StepRecord, TriggerSource } from '../model/records.js';
 import type { Conclusion, Status } from '../model/statuses.js';
 import type { JobsTable, RunsTable, StepsTable } from './tables.js';
 
@@ -74,6 +74,9 @@ export function toJobRecord(row: JobsTable): JobRecord {
     nodeId: row.node_id ?? null,
     heardAt: num(row.heard_at ?? null),
     homeNodeId: row.home_node_id ?? null,
+    environment: row.environment ? { name: row.environment, url: row.environment_url ?? null } : null,
+    environmentWaitUntil: num(row.environment_wait_until ?? null),
+    environmentApproval: row.environment_approval ? parseJson<EnvironmentApproval>(row.environment_approval) : null,
     createdAt: Number(row.created_at),
     queuedAt: num(row.queued_at),
     startedAt: num(row.started_at),

@@ -225,4 +225,17 @@ export const engineMigrations: readonly Migration[] = [
         .execute();
     },
   },
+  {
+    // Environments (`environment:` of a job) and their protection rules: the environment's name
+    // and url as the job gives them, when its wait timer ends (a deadline any node's scheduler
+    // honours after a restart), and the approval that released it (`admin_override`, who and when).
+    name: '0008_job_environments',
+    async up(db: AnyKysely) {
+      await db.schema.alterTable('engine_jobs').addColumn('environment', 'text').execute();
+      await db.schema.alterTable('engine_jobs').addColumn('environment_url', 'text').execute();
+      await db.schema.alterTable('engine_jobs').addColumn('environment_wait_until', 'bigint').execute();
+      await db.schema.alterTable('engine_jobs').addColumn('environment_approval', 'text').execute();
+      await db.schema.createIndex('engine_jobs_environment_wait').on('engine_jobs').columns(['reason', 'environment_wait_until']).execute();
+    },
+  },
 ];

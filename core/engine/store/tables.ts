@@ -101,6 +101,14 @@ export type JobsTable = {
   heard_at: number | null;
   /** The node whose built-in pool launched the job's runner, null for other runners (0006). */
   home_node_id: string | null;
+  /** `environment:` name, null without one (0008). */
+  environment: string | null;
+  /** `environment.url` as written (a literal, or the expression the runner evaluates; 0008). */
+  environment_url: string | null;
+  /** When the environment's wait timer ends (epoch ms), once it started (0008). */
+  environment_wait_until: number | null;
+  /** JSON `{kind: 'admin_override', by, at}`: the approval that released the job (0008). */
+  environment_approval: string | null;
   created_at: number;
   updated_at: number;
   queued_at: number | null;

@@ -5,6 +5,7 @@
  * model and its identifiers.
  */
 export { planWorkflow } from './plan-workflow.js';
+export { environmentUrlText } from './job-fields.js';
 export { expandJob, MAX_RUN_JOBS, type ExpandJobOptions } from './expand-job.js';
 export { DEFAULT_CANCEL_TIMEOUT_MINUTES, DEFAULT_TIMEOUT_MINUTES } from './job-instance.js';
 export { flattenJobs, jobGraph, runnableJobs, stages, type JobNode } from './job-graph.js';

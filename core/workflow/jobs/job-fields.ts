@@ -6,7 +6,7 @@
  * `cancel-in-progress: true`), and `environment` (a name, or `name` + `url`
  * + `deployment`; an empty name means no environment, as GitHub reads it).
  */
-import { isBoolean, isMapping, isString } from '@actions/workflow-parser/templates/tokens/type-guards';
+import { isBasicExpression, isBoolean, isMapping, isString } from '@actions/workflow-parser/templates/tokens/type-guards';
 import { QUEUE_WITH_CANCEL_MESSAGE, type TemplateToken } from '../parser/index.js';
 import type { ExpressionValue } from '../expressions/index.js';
 import { tokenToValue } from '../templates/index.js';
@@ -78,6 +78,17 @@ export function readEnvironment(token: TemplateToken): Read<EnvironmentPlan | un
   }
   if (name === undefined || name === '') return { ok: true, value: undefined };
   return { ok: true, value: { name, ...(url === undefined ? {} : { url }), deployment } };
+}
+
+/**
+ * An environment's `url` as text for people and the store: a literal as is, an expression as
+ * its `${{ }}` source (the runner evaluates it after the job's steps).
+ */
+export function environmentUrlText(environment: EnvironmentPlan | undefined): string | null {
+  const url = environment?.url;
+  if (url === undefined) return null;
+  if (isString(url)) return url.value;
+  return isBasicExpression(url) ? url.toString() : null;
 }
 
 export function readString(token: TemplateToken): Read<string> {

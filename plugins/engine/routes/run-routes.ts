@@ -29,6 +29,8 @@ async function runView(deps: RunRouteDependencies, run: RunRecord): Promise<RunV
  * once; running ones when their runner picks the request up, so `cancel_requested` is true and
  * the status follows). `POST /runs/{run_id}/jobs/{job_id}/cancel`: 202 with the job. Cancelling
  * what already finished is 409 (`run_completed`, `job_completed`).
+ * `POST /runs/{run_id}/jobs/{job_id}/approve`: 200 with the job, released from its environment's
+ * reviewer rule (approval recorded as `admin_override`); 409 `job_not_waiting` when it is not held there.
  */
 export function registerRunRoutes(app: FastifyInstance, deps: RunRouteDependencies): void {
   app.get<{ Params: RunParamsType }>('/runs/:run_id', { schema: { params: RunParams, response: { 200: RunViewSchema } } }, async (request) => {
@@ -51,5 +53,19 @@ export function registerRunRoutes(app: FastifyInstance, deps: RunRouteDependenci
     const cancelled = (await deps.engine.cancelJob(jobId)) ?? job;
     const steps = await deps.reporting.listSteps(runId);
     return reply.status(202).send(toJobView(cancelled, steps));
+  });
+
+  app.post<{ Params: JobParamsType }>('/runs/:run_id/jobs/:job_id/approve', { schema: { params: JobParams, response: { 200: JobViewSchema } } }, async (request) => {
+    const { run_id: runId, job_id: jobId } = request.params;
+    await requireRun(deps.engine, runId);
+    // The system bearer is the one local reviewer: its approval is recorded as admin_override.
+    const result = await deps.engine.approveJob(runId, jobId, 'system');
+    if (result.kind === 'not_found') throw new NotFoundError(`run ${runId} has no job ${jobId}`, { code: 'job_not_found' });
+    if (result.kind === 'not_waiting') {
+      const { job } = result;
+      const state = job.status === 'pending' && job.reason ? `${job.status}: ${job.reason}` : job.status;
+      throw new ConflictError(`job ${jobId} is not waiting for an environment approval (it is ${state})`, { code: 'job_not_waiting' });
+    }
+    return toJobView(result.job, await deps.reporting.listSteps(runId));
   });
 }

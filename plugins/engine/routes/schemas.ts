@@ -40,9 +40,24 @@ const StepView = {
   },
 } as const;
 
+const EnvironmentView = {
+  type: ['object', 'null'],
+  required: ['name', 'url', 'wait_until', 'admin_override'],
+  properties: {
+    name: { type: 'string' },
+    url: nullable('string'),
+    wait_until: nullable('string'),
+    admin_override: {
+      type: ['object', 'null'],
+      required: ['by', 'at'],
+      properties: { by: { type: 'string' }, at: { type: 'string' } },
+    },
+  },
+} as const;
+
 export const JobViewSchema = {
   type: 'object',
-  required: ['id', 'run_id', 'name', 'job_key', 'status', 'conclusion', 'reason', 'attempt', 'runner_id', 'runner_name', 'cancel_requested', 'created_at', 'queued_at', 'started_at', 'completed_at', 'outputs', 'steps'],
+  required: ['id', 'run_id', 'name', 'job_key', 'status', 'conclusion', 'reason', 'attempt', 'runner_id', 'runner_name', 'cancel_requested', 'created_at', 'queued_at', 'started_at', 'completed_at', 'outputs', 'environment', 'steps'],
   properties: {
     id: { type: 'integer' },
     run_id: { type: 'integer' },
@@ -60,6 +75,7 @@ export const JobViewSchema = {
     started_at: nullable('string'),
     completed_at: nullable('string'),
     outputs: { type: 'object', additionalProperties: { type: 'string' } },
+    environment: EnvironmentView,
     steps: { type: 'array', items: StepView },
   },
 } as const;
