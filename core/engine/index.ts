@@ -25,6 +25,7 @@ export { lostRunnerReason } from './scheduler/reasons.js';
 export {
   APPROVAL_REASON,
   deploymentPatternMatches,
+  environmentHoldText,
   environmentRulesFrom,
   WAIT_TIMER_REASON,
   type ApprovalResult,

@@ -50,7 +50,7 @@ describe('svc plugin commands', () => {
     const help = await svc(['--help'], env);
     assert.equal(help.code, 0, help.output);
     const listed = [...help.output.matchAll(/^ {2}(\S+)/gm)].map((m) => m[1]);
-    assert.deepEqual(listed, ['-V,', '-h,', 'serve', 'plan', 'cluster-key', 'status', 'logs', 'rerun', 'audit', 'run', 'help']);
+    assert.deepEqual(listed, ['-V,', '-h,', 'serve', 'plan', 'cluster-key', 'status', 'logs', 'rerun', 'approve', 'audit', 'run', 'help']);
 
     const sub = await svc(['audit', 'show', '--help'], env);
     assert.match(sub.output, /Usage: svc audit show \[options\] <ENTRY>/);

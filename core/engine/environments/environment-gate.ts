@@ -73,6 +73,14 @@ export function waitingText(job: JobRecord, until: number | null): string {
   return `waiting for approval: environment ${name} requires a review (svc approve ${job.runId} --job ${job.id})`;
 }
 
+/** The text for a job an environment holds now (its `reason` key in words), else undefined. */
+export function environmentHoldText(job: JobRecord): string | undefined {
+  if (job.status !== 'pending') return undefined;
+  if (job.reason === WAIT_TIMER_REASON) return waitingText(job, job.environmentWaitUntil);
+  if (job.reason === APPROVAL_REASON) return waitingText(job, null);
+  return undefined;
+}
+
 /**
  * Looks a repository's environment rule up in the operator file's tables. Repository and environment
  * names are compared without regard to case, as GitHub does.

@@ -5,6 +5,7 @@ export { deploymentPatternMatches } from './deployment-patterns.js';
 export {
   APPROVAL_REASON,
   environmentGate,
+  environmentHoldText,
   environmentRulesFrom,
   refNotAllowed,
   WAIT_TIMER_REASON,

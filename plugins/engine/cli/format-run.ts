@@ -1,8 +1,10 @@
 import type { JobView, RunView } from '../run-view.js';
+import { environmentWait } from './waiting-job.js';
 
 /**
  * The human view of `svc status`: a run line, a line of where it came from, and a table of its
- * jobs (status, conclusion, runner, duration, and why a job waits or failed).
+ * jobs (status, conclusion, runner, duration, and why a job waits or failed; a job its environment
+ * holds says so, and how to approve it), then who approved the jobs that were approved.
  */
 export function formatRun(run: RunView, now: number): string {
   const outcome = run.conclusion && run.conclusion !== run.status ? `${run.status} (${run.conclusion})` : run.status;
@@ -12,9 +14,13 @@ export function formatRun(run: RunView, now: number): string {
     '',
   ];
   const header = ['JOB', 'ID', 'STATUS', 'CONCLUSION', 'RUNNER', 'DURATION', 'REASON'];
-  const rows = run.jobs.map((job) => [job.name, String(job.id), job.status, job.conclusion ?? '-', job.runner_name ?? '-', duration(job, now), job.reason ?? '']);
+  const rows = run.jobs.map((job) => [job.name, String(job.id), job.status, job.conclusion ?? '-', job.runner_name ?? '-', duration(job, now), environmentWait(job) ?? job.reason ?? '']);
   lines.push(...table([header, ...rows]));
   if (run.jobs.length === 0) lines.push('(no jobs)');
+  for (const job of run.jobs) {
+    const approval = job.environment?.admin_override;
+    if (approval) lines.push(`${job.name}: approved for environment ${job.environment?.name ?? ''} as admin_override by ${approval.by} at ${approval.at}`);
+  }
   return `${lines.join('\n')}\n`;
 }
 

@@ -1,4 +1,4 @@
-import type { JobRecord, RunEvent, RunRecord } from '../../../core/engine/index.js';
+import { environmentHoldText, type JobRecord, type RunEvent, type RunRecord } from '../../../core/engine/index.js';
 
 /**
  * An event as one NDJSON line, with exactly the spec's fields for its `type` (whatever else a
@@ -36,7 +36,8 @@ export function runStatusEvent(run: RunRecord): RunEvent {
   return { type: 'run_status', run_id: run.id, status: run.status, ...(run.reason ? { reason: run.reason } : {}) };
 }
 
-/** A snapshot line per job: its current status. */
+/** A snapshot line per job: its current status (a job its environment holds says why in words, as its event did). */
 export function jobStatusEvent(job: JobRecord): RunEvent {
-  return { type: 'job_status', run_id: job.runId, job_id: job.id, status: job.status, ...(job.reason ? { reason: job.reason } : {}) };
+  const reason = environmentHoldText(job) ?? job.reason;
+  return { type: 'job_status', run_id: job.runId, job_id: job.id, status: job.status, ...(reason ? { reason } : {}) };
 }

@@ -23,6 +23,24 @@ function fold(state: RunState, events: FeedEvent[], now = at(1)): string[] {
 }
 
 describe('svc run: following a run', () => {
+  it('a job its environment holds says why and how to approve it, and goes on once approved', () => {
+    const state = newRunState(12, 'CI');
+    applyRunView(state, view([job(1, 'build'), job(2, 'deploy')]));
+    const waiting = 'waiting for approval: environment production requires a review (svc approve 12 --job 2)';
+    const lines = fold(state, [
+      { type: 'job_status', run_id: 12, job_id: 2, status: 'pending', reason: 'needs' },
+      { type: 'job_status', run_id: 12, job_id: 2, status: 'pending', reason: waiting },
+      { type: 'job_status', run_id: 12, job_id: 2, status: 'pending', reason: waiting },
+    ]);
+    assert.deepEqual(lines, ['job deploy: pending (needs)', `job deploy: pending (${waiting})`], 'a repeated reason is not news');
+    assert.ok(renderFrame(state, at(2), { columns: 200, rows: 20 }).includes(`○ deploy  pending: ${waiting}`));
+    const after = fold(state, [
+      { type: 'job_status', run_id: 12, job_id: 2, status: 'pending', reason: 'approved for environment production (admin_override by system)' },
+      { type: 'job_status', run_id: 12, job_id: 2, status: 'queued' },
+    ]);
+    assert.deepEqual(after, ['job deploy: pending (approved for environment production (admin_override by system))', 'job deploy: queued']);
+  });
+
   it('prints each status change once, in the order the feed tells them, with job names from the run view', () => {
     const state = newRunState(12, '.github/workflows/ci.yml');
     applyRunView(state, view([job(1, 'build'), job(2, 'test')]));

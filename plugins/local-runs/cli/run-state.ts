@@ -99,8 +99,13 @@ export function applyEvent(state: RunState, event: FeedEvent, now: number): RunC
     case 'job_status':
     case 'job_completed': {
       const job = jobOf(state, event.job_id);
-      if (!advances(job.status, event.status)) return [];
       const reason = event.type === 'job_status' ? event.reason : undefined;
+      // A pending job's new reason is news (an environment's wait timer, then its approval).
+      if (event.status === 'pending' && job.status === 'pending' && reason !== undefined && reason !== job.reason) {
+        job.reason = reason;
+        return [{ kind: 'job', job, status: event.status, reason }];
+      }
+      if (!advances(job.status, event.status)) return [];
       job.status = event.status;
       job.reason = reason;
       if (event.status === 'in_progress') job.startedAt ??= now;
