@@ -134,6 +134,44 @@ for (const backend of ENGINE_BACKENDS) {
       assert.equal((await engine.getRun(run.id))?.status, 'success');
     });
 
+    it('a wait timer started on one node is released by the sweep of another (the deadline is in the store)', { skip: backend.kind === 'sqlite' ? 'two nodes share PostgreSQL only' : false }, async (t) => {
+      const { engine, clock, secondNode } = await engineFixture(t, backend.kind, { environmentRules: rules({ wait_timer_minutes: 5 }) });
+      const run = await submitted(engine);
+      await testRunner(engine).drain(succeed);
+      assert.equal((await jobNamed(engine, run.id, 'deploy')).reason, 'environment_wait_timer');
+      const other = await secondNode();
+      clock.advance(5 * 60_000);
+      assert.equal((await other.sweep()).environmentTimers, 1);
+      assert.equal((await jobNamed(engine, run.id, 'deploy')).status, 'queued');
+    });
+
+    it("an environment read from the needs' outputs is known once the stand-in is expanded, and gated then", async (t) => {
+      const { engine } = await engineFixture(t, backend.kind, { environmentRules: rules({ required_reviewers: 1 }) });
+      const content = `on: push
+jobs:
+  pick:
+    runs-on: self-hosted
+    outputs:
+      target: \${{ steps.p.outputs.target }}
+    steps:
+      - id: p
+        run: echo target=production >> "$GITHUB_OUTPUT"
+  deploy:
+    needs: pick
+    runs-on: self-hosted
+    environment: \${{ needs.pick.outputs.target }}
+    steps:
+      - run: echo deploy
+`;
+      const [result] = await engine.submit({ ...request(), workflows: [{ path: '.github/workflows/deploy.yml', content }] });
+      if (result?.outcome !== 'created') return assert.fail(JSON.stringify(result));
+      const standIn = await jobNamed(engine, result.run.id, 'deploy');
+      assert.deepEqual([standIn.deferred, standIn.environment], [true, null]);
+      await testRunner(engine).drain(() => ({ outcome: 'success', outputs: { target: 'production' } }));
+      const deploy = await jobNamed(engine, result.run.id, 'deploy');
+      assert.deepEqual([deploy.environment?.name, deploy.status, deploy.reason], ['production', 'pending', 'environment_approval']);
+    });
+
     it('cancelling the run cancels a job waiting for approval', async (t) => {
       const { engine } = await engineFixture(t, backend.kind, { environmentRules: rules({ required_reviewers: 1 }) });
       const run = await submitted(engine);
