@@ -29,6 +29,7 @@ export interface RunFollower {
 }
 
 const VIEW_POLL_MS = 1000;
+const APPROVE_COMMAND = /svc approve \d+ --job \d+/;
 const REDRAW_MS = 100;
 
 /**
@@ -62,7 +63,18 @@ export function followRun(options: FollowRunOptions): RunFollower {
     }
   };
 
+  // The live view cuts lines to the terminal's width: the command that releases a job waiting
+  // for approval is also said once above it, whole.
+  const approvalsNoted = new Set<number>();
   const show = (changes: readonly RunChange[]) => {
+    if (area) {
+      for (const change of changes) {
+        const command = change.kind === 'job' ? APPROVE_COMMAND.exec(change.reason ?? '')?.[0] : undefined;
+        if (change.kind !== 'job' || command === undefined || approvalsNoted.has(change.job.id)) continue;
+        approvalsNoted.add(change.job.id);
+        note(`job ${change.job.name} waits for approval of its environment; to approve: ${command}`);
+      }
+    }
     if (area) redrawSoon();
     else for (const change of changes) for (const line of changeLines(state, change)) stdout.write(`${line}\n`);
   };

@@ -39,6 +39,11 @@ describe('svc run: following a run', () => {
       { type: 'job_status', run_id: 12, job_id: 2, status: 'queued' },
     ]);
     assert.deepEqual(after, ['job deploy: pending (approved for environment production (admin_override by system))', 'job deploy: queued']);
+    const reconnected = fold(state, [
+      { type: 'job_status', run_id: 12, job_id: 2, status: 'queued' },
+      { type: 'job_status', run_id: 12, job_id: 2, status: 'pending', reason: waiting },
+    ]);
+    assert.deepEqual(reconnected, [], 'a reconnect repeats nothing already told');
   });
 
   it('prints each status change once, in the order the feed tells them, with job names from the run view', () => {

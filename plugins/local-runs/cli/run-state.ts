@@ -11,6 +11,8 @@ export interface JobState {
   startedAt: number | undefined;
   completedAt: number | undefined;
   steps: readonly StepWire[];
+  /** The reasons a pending job was told to wait for (each is told once). */
+  readonly pendingReasons: Set<string>;
   /** The job's last log lines (at most LOG_TAIL), timestamps removed. */
   log: string[];
   /** Annotations the feed told before the log line that emitted them (shown with that line). */
@@ -101,13 +103,17 @@ export function applyEvent(state: RunState, event: FeedEvent, now: number): RunC
       const job = jobOf(state, event.job_id);
       const reason = event.type === 'job_status' ? event.reason : undefined;
       // A pending job's new reason is news (an environment's wait timer, then its approval).
+      // Each once: a reconnect's snapshot and history repeat them.
       if (event.status === 'pending' && job.status === 'pending' && reason !== undefined && reason !== job.reason) {
         job.reason = reason;
+        if (job.pendingReasons.has(reason)) return [];
+        job.pendingReasons.add(reason);
         return [{ kind: 'job', job, status: event.status, reason }];
       }
       if (!advances(job.status, event.status)) return [];
       job.status = event.status;
       job.reason = reason;
+      if (event.status === 'pending' && reason !== undefined) job.pendingReasons.add(reason);
       if (event.status === 'in_progress') job.startedAt ??= now;
       let left: RunChange[] = [];
       if (TERMINAL_STATUSES.has(event.status)) {
@@ -277,7 +283,7 @@ function rank(status: string): number {
 function jobOf(state: RunState, id: number): JobState {
   let job = state.jobs.get(id);
   if (job === undefined) {
-    job = { id, name: `job ${id}`, status: UNKNOWN, conclusion: null, reason: undefined, startedAt: undefined, completedAt: undefined, steps: [], log: [], annotationsAhead: [], linesAhead: [], held: undefined };
+    job = { id, name: `job ${id}`, status: UNKNOWN, conclusion: null, reason: undefined, startedAt: undefined, completedAt: undefined, steps: [], pendingReasons: new Set(), log: [], annotationsAhead: [], linesAhead: [], held: undefined };
     state.jobs.set(id, job);
   }
   return job;
