@@ -1,8 +1,9 @@
 /**
  * Run and job statuses (spec: "Run and job statuses") and the conclusions GitHub reports.
  *
- * - `pending`: not runnable yet: waiting for `needs`, a concurrency slot, `max-parallel`, or a
- *   gate a policy plugin holds (fork approval, environment); `reason` says which.
+ * - `pending`: not runnable yet: waiting for `needs`, a concurrency slot, `max-parallel`, a gate
+ *   a policy plugin holds on the run (fork approval), or the job's environment (its wait timer,
+ *   its reviewer); `reason` says which.
  * - `queued`: runnable, waiting for a runner with matching labels.
  * - `in_progress`: a runner holds it (a lease it renews).
  * - `success`, `failure`, `cancelled`, `skipped`: terminal.
@@ -29,4 +30,4 @@ export function forgeStatus(status: Status): 'queued' | 'in_progress' | 'complet
 }
 
 /** Why a job is pending. */
-export type PendingReason = 'needs' | 'concurrency' | 'max_parallel' | `gate:${string}`;
+export type PendingReason = 'needs' | 'concurrency' | 'max_parallel' | 'environment_wait_timer' | 'environment_approval' | `gate:${string}`;
