@@ -9,6 +9,7 @@
  * each value and its base64: zero hits.
  */
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
@@ -92,11 +93,72 @@ jobs:
           echo "inherited greeting is \${{ vars.GREETING }}"
 `;
 
-/** Each value, its lines, and their base64: none may appear anywhere. */
-const FORBIDDEN = [TOKEN, MULTI, ...MULTI.split('\n')].flatMap((value) => [value, Buffer.from(value).toString('base64')]);
+const REPO_KEY = 'repo-level-key-51c0';
+const ENV_KEY = 'environment-key-8d3f';
+const RUN_TOKEN = 'run-supplied-token-2e9a';
 
-function hits(text: string): string[] {
-  return FORBIDDEN.filter((value) => text.includes(value));
+const DEPLOY_WORKFLOW = `name: Deploy
+on: push
+jobs:
+  plain:
+    runs-on: ubuntu-latest
+    steps:
+      - env:
+          KEY: \${{ secrets.DEPLOY_KEY }}
+          RUN_TOKEN: \${{ secrets.RUN_TOKEN }}
+        run: |
+          ${check('$KEY', REPO_KEY)} && echo "key checked: repository"
+          echo "run token is $RUN_TOKEN"
+          ${check('$RUN_TOKEN', RUN_TOKEN)} && echo "run token checked"
+          echo "level is \${{ vars.LEVEL }}"
+          echo "region is \${{ vars.REGION }}"
+  deploy:
+    runs-on: ubuntu-latest
+    environment: production
+    steps:
+      - env:
+          KEY: \${{ secrets.DEPLOY_KEY }}
+          RUN_TOKEN: \${{ secrets.RUN_TOKEN }}
+        run: |
+          ${check('$KEY', ENV_KEY)} && echo "key checked: environment"
+          echo "key is $KEY"
+          echo "region is \${{ vars.REGION }}"
+          ${check('$RUN_TOKEN', RUN_TOKEN)} && echo "run token checked"
+`;
+
+/** Each value, its lines, and their base64: none may appear anywhere. */
+const forbidden = (values: readonly string[]) => values.flatMap((value) => [value, ...value.split('\n')]).flatMap((value) => [value, Buffer.from(value).toString('base64')]);
+const FORBIDDEN = forbidden([TOKEN, MULTI]);
+
+function hits(text: string, among: readonly string[] = FORBIDDEN): string[] {
+  return among.filter((value) => text.includes(value));
+}
+
+/** Every text column of every table of the SQLite store, every file of the data directory and the server's log: no hit. */
+async function assertNowhere(server: PoolServer, among: readonly string[]): Promise<void> {
+  const db = new Database(join(server.dataDir, 'svc.db'), { readonly: true, fileMustExist: true });
+  try {
+    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[];
+    assert.ok(tables.some((table) => table.name === 'secret_values') && tables.some((table) => table.name === 'engine_runs'));
+    for (const { name } of tables) {
+      for (const row of db.prepare(`SELECT * FROM "${name}"`).all() as Record<string, unknown>[]) {
+        for (const [column, value] of Object.entries(row)) {
+          const text = Buffer.isBuffer(value) ? value.toString('latin1') : String(value);
+          assert.deepEqual(hits(text, among), [], `${name}.${column}`);
+        }
+      }
+    }
+  } finally {
+    db.close();
+  }
+  // The store's files and WAL, blobs, log chunks, the pool's guests.
+  const files = await filesUnder(server.dataDir);
+  assert.ok(files.some((file) => file.endsWith('svc.db')) && files.some((file) => file.includes('blobs')), files.join('\n'));
+  for (const file of files) {
+    const content = await readFile(file).catch(() => Buffer.alloc(0));
+    assert.deepEqual(hits(content.toString('latin1'), among), [], file);
+  }
+  assert.deepEqual(hits(`${server.serve().stdout()}${server.serve().stderr()}`, among), [], "the server's log");
 }
 
 async function filesUnder(dir: string): Promise<string[]> {
@@ -108,6 +170,10 @@ async function svc(server: PoolServer, args: readonly string[], cwd: string): Pr
   const command = spawnTs('cli/svc.ts', args, server.cliEnv, cwd);
   assert.equal(await command.exited, 0, `svc ${args[0] ?? ''} ${args[1] ?? ''}: ${command.stderr()}`);
   return command;
+}
+
+function gitIn(dir: string, args: readonly string[]): void {
+  execFileSync('git', args, { cwd: dir, stdio: 'ignore' });
 }
 
 async function get(server: PoolServer, path: string): Promise<string> {
@@ -166,26 +232,43 @@ describe('secrets through svc run on the built-in pool (process backend)', () =>
     assert.deepEqual(hits(await get(server, `/api/v1/runs/${runId}`)), []);
     assert.deepEqual(hits(await get(server, `/api/v1/runs/${runId}/events.ndjson`)), []);
 
-    // The store, every text column of every table.
-    const db = new Database(join(server.dataDir, 'svc.db'), { readonly: true, fileMustExist: true });
-    t.after(() => db.close());
-    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[];
-    assert.ok(tables.some((table) => table.name === 'secret_values') && tables.some((table) => table.name === 'engine_runs'));
-    for (const { name } of tables) {
-      for (const row of db.prepare(`SELECT * FROM "${name}"`).all() as Record<string, unknown>[]) {
-        for (const [column, value] of Object.entries(row)) {
-          const text = Buffer.isBuffer(value) ? value.toString('latin1') : String(value);
-          assert.deepEqual(hits(text), [], `${name}.${column}`);
-        }
-      }
-    }
-    // Every file of the data directory (the store's files and WAL, blobs, log chunks, the pool's guests) and the server's log.
-    const files = await filesUnder(server.dataDir);
-    assert.ok(files.some((file) => file.endsWith('svc.db')) && files.some((file) => file.includes('blobs')), files.join('\n'));
-    for (const file of files) {
-      const content = await readFile(file).catch(() => Buffer.alloc(0));
-      assert.deepEqual(hits(content.toString('latin1')), [], file);
-    }
-    assert.deepEqual(hits(`${server.serve().stdout()}${server.serve().stderr()}`), [], "the server's log");
+    await assertNowhere(server, FORBIDDEN);
+  });
+
+  it('run-supplied values win and end with the run; an environment job reads its environment\'s secrets and vars', async (t) => {
+    const repo = await gitRepository({ '.github/workflows/deploy.yml': DEPLOY_WORKFLOW });
+    t.after(repo.remove);
+    gitIn(repo.dir, ['remote', 'add', 'origin', 'https://github.com/acme/e2e-secrets.git']);
+    await svc(server, ['secret', 'set', 'DEPLOY_KEY', '--repo', 'acme/e2e-secrets', '--value', REPO_KEY], repo.dir);
+    await svc(server, ['secret', 'set', 'DEPLOY_KEY', '--repo', 'acme/e2e-secrets', '--env', 'production', '--value', ENV_KEY], repo.dir);
+    await svc(server, ['var', 'set', 'REGION', '--repo', 'acme/e2e-secrets', '--env', 'production', '--value', 'eu-prod'], repo.dir);
+    await svc(server, ['var', 'set', 'LEVEL', '--value', 'stored-level'], repo.dir);
+
+    // `--secret RUN_TOKEN` takes the value from the environment: it is on no command line.
+    const run = svcRun(['--secret', 'RUN_TOKEN', '--var', 'LEVEL=from-run'], { ...server.cliEnv, RUN_TOKEN }, repo.dir);
+    const code = await run.exited;
+    const live = `${run.stdout()}${run.stderr()}`;
+    assert.equal(code, 0, live);
+    assert.match(live, /run-supplied secrets: RUN_TOKEN/);
+    assert.match(live, /^plain \| key checked: repository$/m);
+    assert.match(live, /^plain \| run token is \*\*\*$/m);
+    assert.match(live, /^plain \| run token checked$/m);
+    assert.match(live, /^plain \| level is from-run$/m);
+    assert.match(live, /^plain \| region is $/m);
+    assert.match(live, /^deploy \| key checked: environment$/m);
+    assert.match(live, /^deploy \| key is \*\*\*$/m);
+    assert.match(live, /^deploy \| region is eu-prod$/m);
+    assert.match(live, /^deploy \| run token checked$/m);
+    const among = forbidden([REPO_KEY, ENV_KEY, RUN_TOKEN]);
+    assert.deepEqual(hits(live, among), []);
+
+    // The run is over: its supplied values are gone, so a re-run names what it would need.
+    const runId = /^svc run: run (\d+) of /m.exec(run.stderr())?.[1];
+    assert.ok(runId !== undefined, run.stderr());
+    const rerun = spawnTs('cli/svc.ts', ['rerun', runId], server.cliEnv, repo.dir);
+    assert.notEqual(await rerun.exited, 0);
+    assert.match(rerun.stderr(), /RUN_TOKEN/);
+    assert.match(rerun.stderr(), /LEVEL/);
+    await assertNowhere(server, among);
   });
 });
