@@ -5,11 +5,11 @@ import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { createFileCredentialStore, createMemoryCredentialStore } from '../../backends/credentials/index.js';
 import { createSilentLogger } from '../../core/kernel/index.js';
-import { openConfigSecrets, OVERLAY_CREDENTIAL_NAME, readCredentialOverlay, tableHeader } from './fixed-sources.js';
-import { memoryRows } from './rows.js';
-import { CONFIG_SEALED_PREFIX, generateSecretsKey, openConfigSecret, sealConfigSecret, sealSecret } from './sealing.js';
-import { createSecretStore } from './secret-store.js';
-import { loadSecretsKey, SECRETS_KEY_NAME } from './secrets-key.js';
+import { openConfigSecrets, OVERLAY_CREDENTIAL_NAME, readCredentialOverlay, tableHeader } from '../../plugins/secrets/fixed-sources.js';
+import { memoryRows } from '../../plugins/secrets/rows.js';
+import { CONFIG_SEALED_PREFIX, generateSecretsKey, openConfigSecret, sealConfigSecret, sealSecret } from '../../plugins/secrets/sealing.js';
+import { createSecretStore } from '../../plugins/secrets/secret-store.js';
+import { loadSecretsKey, SECRETS_KEY_NAME } from '../../plugins/secrets/secrets-key.js';
 
 const clock = { now: () => 1_700_000_000_000 };
 
