@@ -3,7 +3,7 @@ module.exports = {
   forbidden: [
     {
       name: 'no-circular',
-      comment: 'Runtime import cycles. Type-only imports and lazy catalog imports do not run at load time.',
+      comment: 'Runtime import cycles. Type-only imports and the built-ins catalog\'s lazy imports do not run at load time.',
       severity: 'error',
       from: {},
       to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only', 'dynamic-import'] } },
@@ -23,17 +23,31 @@ module.exports = {
       to: { path: '^(core/(?!node-dist/)[^/]+|backends|plugins|cli|runner)/' },
     },
     {
-      name: 'kernel-knows-no-ci',
-      comment: 'The kernel imports plugins and backends only lazily from its catalog.',
+      name: 'core-imports-nothing-above-it',
+      comment: 'core/ (kernel, engine, ports, workflow, protocol, node-dist) names no plugin, backend, runner or CLI, not even lazily or for types: the composition roots hand it the built-ins catalog (builtins/).',
       severity: 'error',
-      from: { path: '^core/kernel/', pathNot: '^core/kernel/catalog\\.ts$' },
-      to: { path: '^(core/(engine|workflow)|backends|plugins|cli|runner)/' },
+      from: { path: '^core/' },
+      to: { path: '^(backends|plugins|builtins|cli|runner)/' },
+    },
+    {
+      name: 'kernel-knows-no-ci',
+      comment: 'The kernel knows nothing about CI: not the engine, not the workflow library.',
+      severity: 'error',
+      from: { path: '^core/kernel/' },
+      to: { path: '^core/(engine|workflow)/' },
+    },
+    {
+      name: 'builtins-only-from-composition-roots',
+      comment: 'The built-ins catalog is for the entry points (cli/) and the tests, benchmarks and suites that build hosts; plugins, backends and the runner never reach it.',
+      severity: 'error',
+      from: { path: '^(backends|plugins|runner)/' },
+      to: { path: '^builtins/' },
     },
     {
       name: 'catalog-imports-only-entry-points',
       comment: "Entry points: a backend's or plugin's index.ts, and a plugin's CLI face (cli/index.ts).",
       severity: 'error',
-      from: { path: '^core/kernel/catalog\\.ts$' },
+      from: { path: '^builtins/' },
       to: { path: '^(backends|plugins)/', pathNot: ['^(backends|plugins)/[^/]+/index\\.ts$', '^plugins/[^/]+/cli/index\\.ts$'] },
     },
     {
@@ -74,12 +88,12 @@ module.exports = {
     },
     {
       name: 'only-through-index',
-      comment: "A folder's public face is its index.ts; nothing else is imported from outside it. CLI faces: core/kernel/cli/index.ts (the kernel without the server), core/kernel/http-exchange/index.ts (the CLI's and the runner's HTTP without fetch) and a plugin's cli/index.ts (its commands, for the catalog).",
+      comment: "A folder's public face is its index.ts; nothing else is imported from outside it. CLI faces: core/kernel/cli/index.ts (the kernel without the server), core/kernel/http-exchange/index.ts (the CLI's and the runner's HTTP without fetch) and a plugin's cli/index.ts (its commands, for the built-ins catalog).",
       severity: 'error',
-      from: { path: '^(core/[^/]+|backends/[^/]+|plugins/[^/]+|runner/[^/]+|cli)/' },
+      from: { path: '^(core/[^/]+|backends/[^/]+|plugins/[^/]+|runner/[^/]+|builtins|cli)/' },
       to: {
-        path: '^(core/[^/]+|backends/[^/]+|plugins/[^/]+|runner/[^/]+)/.+',
-        pathNot: ['^$1/', '^(core/[^/]+|backends/[^/]+|plugins/[^/]+|runner/[^/]+)/index\\.ts$', '^core/kernel/cli/index\\.ts$', '^core/kernel/http-exchange/index\\.ts$', '^plugins/[^/]+/cli/index\\.ts$'],
+        path: '^(core/[^/]+|backends/[^/]+|plugins/[^/]+|runner/[^/]+|builtins)/.+',
+        pathNot: ['^$1/', '^(core/[^/]+|backends/[^/]+|plugins/[^/]+|runner/[^/]+|builtins)/index\\.ts$', '^core/kernel/cli/index\\.ts$', '^core/kernel/http-exchange/index\\.ts$', '^plugins/[^/]+/cli/index\\.ts$'],
       },
     },
   ],

@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
+import { defaultCatalog } from '../builtins/index.js';
 import { createHost, createSilentLogger } from '../core/kernel/index.js';
 import { findLocalRepository } from '../plugins/local-runs/cli/local-repository.js';
 import { packWorkingTree } from '../plugins/local-runs/cli/snapshot/index.js';
@@ -24,7 +25,7 @@ const scratch = mkdtempSync(join(tmpdir(), 'svc-bench-upload-'));
 const dir = join(scratch, 'repo');
 const hostEnv = createHostEnv();
 hostEnv.writePlugins(['engine', 'local-runs'].map((id) => `[[plugin]]\nid = "${id}"\n`).join('\n'));
-const host = await createHost({ env: hostEnv.env, cwd: hostEnv.dir, logger: createSilentLogger() });
+const host = await createHost({ env: hostEnv.env, cwd: hostEnv.dir, logger: createSilentLogger(), catalog: defaultCatalog });
 try {
   const base = await host.start();
   const source = option('repo');

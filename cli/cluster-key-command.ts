@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { credentialBackends } from '../builtins/index.js';
 
 /**
  * `svc cluster-key export` / `svc cluster-key import`: move the cluster key (which seals the keys
@@ -14,7 +15,7 @@ export function addClusterKeyCommand(program: Command): void {
       const { exportClusterKey } = await import('../core/kernel/cli/index.js');
       await report('export', async () => {
         if (process.stdout.isTTY) throw new Error('the key would land on the terminal (and its scrollback): redirect it, e.g. `svc cluster-key export > cluster.key`, or pipe it to `ssh other-node svc cluster-key import`');
-        process.stdout.write(`${await exportClusterKey(process.env, process.cwd())}\n`);
+        process.stdout.write(`${await exportClusterKey(process.env, process.cwd(), credentialBackends)}\n`);
       });
     });
   group
@@ -27,7 +28,7 @@ export function addClusterKeyCommand(program: Command): void {
         if (process.stdin.isTTY) throw new Error('give the key on stdin: `svc cluster-key import < cluster.key` (typing it would leave it in the terminal)');
         const chunks: Buffer[] = [];
         for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-        const result = await importClusterKey(process.env, process.cwd(), Buffer.concat(chunks).toString('utf8'), { replace: flags.replace === true });
+        const result = await importClusterKey(process.env, process.cwd(), credentialBackends, Buffer.concat(chunks).toString('utf8'), { replace: flags.replace === true });
         process.stderr.write(
           result.changed
             ? `imported cluster key ${result.id} into ${result.where}; \`svc serve\` on this node now opens the shared keys\n`

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { defaultCatalog } from '../builtins/index.js';
 
 /** `svc serve`: the control plane, until SIGTERM/SIGINT (twice to force). */
 export function addServeCommand(program: Command): void {
@@ -13,7 +14,7 @@ export function addServeCommand(program: Command): void {
       const bootLogger = createRootLogger({ level: process.env.SVC_LOG_LEVEL ?? 'info' });
       let host;
       try {
-        host = await createHost({ env: process.env, cwd: process.cwd(), logger: bootLogger });
+        host = await createHost({ env: process.env, cwd: process.cwd(), logger: bootLogger, catalog: defaultCatalog });
         installShutdownSignals(host, host.logger);
         await host.start();
       } catch (error) {

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
-import { defaultCatalog, loadPluginCommands, packageInfo } from '../core/kernel/cli/index.js';
+import { defaultCatalog } from '../builtins/index.js';
+import { loadPluginCommands, packageInfo, provideCredentialBackends } from '../core/kernel/cli/index.js';
 import { addClusterKeyCommand } from './cluster-key-command.js';
 import { addPlanCommand } from './plan-command.js';
 import { addPluginCommands } from './plugin-commands.js';
@@ -12,6 +13,8 @@ const program = new Command('svc')
 addServeCommand(program);
 addPlanCommand(program);
 addClusterKeyCommand(program);
+// Plugin commands find the server's stored system token with the built-in credential stores.
+provideCredentialBackends(defaultCatalog.credentials);
 try {
   addPluginCommands(program, await loadPluginCommands(process.env, defaultCatalog));
 } catch (error) {

@@ -12,8 +12,8 @@ const args = process.argv.slice(2);
 const onlyUnit = args.includes('--only-unit');
 const filters = args.filter((a) => !a.startsWith('--'));
 const roots = onlyUnit
-  ? ['core', 'backends', 'plugins', 'cli', 'runner']
-  : ['core', 'backends', 'plugins', 'cli', 'runner', 'test', 'conformance'];
+  ? ['core', 'backends', 'plugins', 'builtins', 'cli', 'runner']
+  : ['core', 'backends', 'plugins', 'builtins', 'cli', 'runner', 'test', 'conformance'];
 
 function walk(dir, out) {
   let entries;
@@ -85,7 +85,7 @@ const concurrency = Math.max(2, availableParallelism() + 1);
 // A file with a top-level await runs alone: the code after its await loses the batch suite's
 // context (Node 20), so its tests would register at the root, after the batch may have ended.
 // --no-batch runs every file in a process of its own.
-const UNIT_ROOTS = ['core/', 'backends/', 'plugins/', 'cli/', 'runner/'];
+const UNIT_ROOTS = ['core/', 'backends/', 'plugins/', 'builtins/', 'cli/', 'runner/'];
 const BATCHED_FOLDERS = ['test/checkout-relay/', 'test/engine/', 'test/kernel/', 'test/runner-protocol/'];
 const FILES_PER_FOLDER_BATCH = 4;
 const groups = [];

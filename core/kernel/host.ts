@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Clock, IdGenerator } from '../ports/index.js';
 import { openBackends, type Backends } from './boot-backends.js';
 import { selectBackends } from './backend-selection.js';
-import { defaultCatalog, type Catalog } from './catalog.js';
+import type { Catalog } from './catalog.js';
 import { isWildcardHost, listenUrl, type Env } from './config/env-config.js';
 import { loadConfig, type SvcConfig } from './config/load-config.js';
 import { ServiceContainer } from './container.js';
@@ -26,8 +26,8 @@ export interface HostOptions {
   readonly logger?: Logger;
   readonly clock?: Clock;
   readonly ids?: IdGenerator;
-  /** Replaces the built-in catalog (tests). */
-  readonly catalog?: Catalog;
+  /** The plugins and backends it can load: the built-ins (`builtins/index.ts`), or a test's variant of them. */
+  readonly catalog: Catalog;
 }
 
 export interface Host {
@@ -57,7 +57,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
   for (const warning of config.env.warnings) logger.warn(warning);
   const clock = options.clock ?? systemClock;
   const ids = options.ids ?? randomIds;
-  const catalog = options.catalog ?? defaultCatalog;
+  const catalog = options.catalog;
   const pluginsFile = readPluginsFile(config.env.pluginsFile ?? join(packageInfo().root, 'plugins.toml'));
   const selection = selectBackends(pluginsFile, config.env);
 

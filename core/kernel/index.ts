@@ -38,8 +38,8 @@ export { defaultNodeId, NODE_ID_PATTERN, readNodeId, type NodeIdentity } from '.
 export type { EnvConfig, Env, ListenAddress } from './config/env-config.js';
 export type { OperatorConfig } from './config/operator-schema.js';
 export { createHost, type Host, type HostOptions } from './host.js';
-export type { Catalog } from './catalog.js';
-export { defaultCatalog } from './catalog.js';
+export type { Catalog, CredentialBackends } from './catalog.js';
+export type { ModuleImporter } from './plugin-loader.js';
 export { installShutdownSignals } from './shutdown-signals.js';
 export { packageInfo } from './package-info.js';
 export { credentialFromHeader } from './http/system-auth.js';

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { coreServices, createHost, createSilentLogger, defaultCatalog, definePlugin } from '../../core/kernel/index.js';
+import { defaultCatalog } from '../../builtins/index.js';
+import { coreServices, createHost, createSilentLogger, definePlugin } from '../../core/kernel/index.js';
 import type { BlobUrlSigner } from '../../core/ports/index.js';
 import { createHostEnv } from '../support/host-env.js';
 import { ManualClock } from '../support/manual-clock.js';

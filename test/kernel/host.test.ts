@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import { after, describe, it } from 'node:test';
 import { sql } from 'kysely';
+import { defaultCatalog } from '../../builtins/index.js';
 import {
   coreServices,
   createExtensionPoint,
@@ -9,7 +10,6 @@ import {
   createRootLogger,
   createServiceRef,
   createSilentLogger,
-  defaultCatalog,
   definePlugin,
   optional,
   PluginError,

@@ -7,7 +7,8 @@
 import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
 import { describe, it, type TestContext } from 'node:test';
-import { createHost, createSilentLogger, DEFAULT_BODY_LIMIT, defaultCatalog, routeTable, type Host } from '../../core/kernel/index.js';
+import { defaultCatalog } from '../../builtins/index.js';
+import { createHost, createSilentLogger, DEFAULT_BODY_LIMIT, routeTable, type Host } from '../../core/kernel/index.js';
 import { listeningRunner } from '../runner-protocol/listener-fixture.js';
 import { runnerHost } from '../runner-protocol/runner-host.js';
 import { createHostEnv } from '../support/host-env.js';

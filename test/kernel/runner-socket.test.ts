@@ -10,11 +10,11 @@ import { request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
+import { defaultCatalog } from '../../builtins/index.js';
 import {
   coreServices,
   createHost,
   createSilentLogger,
-  defaultCatalog,
   definePlugin,
   PluginError,
   type Host,
@@ -163,7 +163,7 @@ describe('the runner socket', () => {
     assert.ok(lstatSync(regular).isFile(), 'the file is left alone');
 
     const relative = hostEnvWith(t, { SVC_RUNNER_SOCKET: 'runner.sock' }, ['blobs']);
-    await assert.rejects(createHost({ env: relative.env, cwd: relative.dir, logger: createSilentLogger() }), /SVC_RUNNER_SOCKET='runner\.sock' must be an absolute path/);
+    await assert.rejects(createHost({ env: relative.env, cwd: relative.dir, logger: createSilentLogger(), catalog: defaultCatalog }), /SVC_RUNNER_SOCKET='runner\.sock' must be an absolute path/);
   });
 
   it('replaces a stale socket file and leaves a live one to its owner', async (t) => {
@@ -194,7 +194,7 @@ describe('the runner socket', () => {
 
   it('without SVC_RUNNER_SOCKET there is no socket server', async (t) => {
     const hostEnv = hostEnvWith(t, {}, ['blobs']);
-    const host = await createHost({ env: hostEnv.env, cwd: hostEnv.dir, logger: createSilentLogger() });
+    const host = await createHost({ env: hostEnv.env, cwd: hostEnv.dir, logger: createSilentLogger(), catalog: defaultCatalog });
     onCleanup(t, () => host.stop());
     assert.equal(host.runnerSocketApp, undefined);
     await host.start();

@@ -12,7 +12,8 @@ import { describe, it, type TestContext } from 'node:test';
 import { sql } from 'kysely';
 import { createFileCredentialStore } from '../../backends/credentials/index.js';
 import { exportClusterKey, importClusterKey } from '../../core/kernel/cli/index.js';
-import { coreServices, createHost, createSilentLogger, defaultCatalog, definePlugin, type Host } from '../../core/kernel/index.js';
+import { defaultCatalog } from '../../builtins/index.js';
+import { coreServices, createHost, createSilentLogger, definePlugin, type Host } from '../../core/kernel/index.js';
 import type { Database, SharedKeys } from '../../core/ports/index.js';
 import { createHostEnv, type HostEnv } from '../support/host-env.js';
 import { onCleanup, postgresSchemaUrl, requireService, tempDir } from '../support/services.js';
@@ -80,9 +81,9 @@ describe('the cluster key on PostgreSQL', { skip: postgres.skip }, () => {
     });
     assert.equal(localEntry(b, 'cluster-key'), undefined, 'no key was made on the joining node');
 
-    const exported = await exportClusterKey(a.hostEnv.env, a.hostEnv.dir);
+    const exported = await exportClusterKey(a.hostEnv.env, a.hostEnv.dir, defaultCatalog.credentials);
     assert.equal(exported, localEntry(a, 'cluster-key'));
-    assert.equal((await importClusterKey(b.hostEnv.env, b.hostEnv.dir, `${exported}\n`, { replace: false })).changed, true);
+    assert.equal((await importClusterKey(b.hostEnv.env, b.hostEnv.dir, defaultCatalog.credentials, `${exported}\n`, { replace: false })).changed, true);
     const second = await b.boot();
 
     // One system token, written to each node's credential store for its CLI.
@@ -113,7 +114,7 @@ describe('the cluster key on PostgreSQL', { skip: postgres.skip }, () => {
     await a.boot();
     const c = node(t, url);
     const wrong = otherKey();
-    await importClusterKey(c.hostEnv.env, c.hostEnv.dir, wrong, { replace: false });
+    await importClusterKey(c.hostEnv.env, c.hostEnv.dir, defaultCatalog.credentials, wrong, { replace: false });
     await assert.rejects(c.boot(), (error: Error & { code?: string }) => {
       assert.equal(error.code, 'cluster_key_mismatch');
       assert.match(error.message, /is not the one the shared database's keys are sealed under/);
@@ -122,11 +123,11 @@ describe('the cluster key on PostgreSQL', { skip: postgres.skip }, () => {
     });
     assert.equal(localEntry(c, 'cluster-key'), wrong, 'the key it held is left alone');
 
-    const right = await exportClusterKey(a.hostEnv.env, a.hostEnv.dir);
-    await assert.rejects(importClusterKey(c.hostEnv.env, c.hostEnv.dir, right, { replace: false }), { code: 'cluster_key_exists' });
-    await importClusterKey(c.hostEnv.env, c.hostEnv.dir, right, { replace: true });
+    const right = await exportClusterKey(a.hostEnv.env, a.hostEnv.dir, defaultCatalog.credentials);
+    await assert.rejects(importClusterKey(c.hostEnv.env, c.hostEnv.dir, defaultCatalog.credentials, right, { replace: false }), { code: 'cluster_key_exists' });
+    await importClusterKey(c.hostEnv.env, c.hostEnv.dir, defaultCatalog.credentials, right, { replace: true });
     await c.boot();
-    await assert.rejects(importClusterKey(c.hostEnv.env, c.hostEnv.dir, 'svc-cluster-key-v1:short', { replace: true }), { code: 'cluster_key_invalid' });
+    await assert.rejects(importClusterKey(c.hostEnv.env, c.hostEnv.dir, defaultCatalog.credentials, 'svc-cluster-key-v1:short', { replace: true }), { code: 'cluster_key_invalid' });
   });
 
   it('two fresh nodes racing on an empty database: one sets it up, the other stops clearly and leaves no key behind', async (t) => {
@@ -148,7 +149,7 @@ describe('the cluster key on PostgreSQL', { skip: postgres.skip }, () => {
     const [first, second] = await Promise.all([a.boot(), b.boot()]);
     assert.equal(await first.sharedKeys.get('system-token'), await second.sharedKeys.get('system-token'));
     assert.equal(localEntry(a, 'cluster-key'), undefined, 'the file holds it, not the credential store');
-    await assert.rejects(importClusterKey(a.hostEnv.env, a.hostEnv.dir, readFileSync(file, 'utf8'), { replace: false }), { code: 'cluster_key_file_set' });
+    await assert.rejects(importClusterKey(a.hostEnv.env, a.hostEnv.dir, defaultCatalog.credentials, readFileSync(file, 'utf8'), { replace: false }), { code: 'cluster_key_file_set' });
 
     const elsewhere = join(await tempDir(t), 'missing.key');
     await assert.rejects(node(t, url, { SVC_CLUSTER_KEY_FILE: elsewhere }).boot(), (error: Error & { code?: string }) => {
@@ -179,7 +180,7 @@ describe('the cluster key on PostgreSQL', { skip: postgres.skip }, () => {
     assert.ok(rows.some((row) => row.name === 'blob-signing-key' && !row.sealed.includes('the-old-blob-key')), 'copied into the table, sealed');
 
     const b = node(t, url);
-    await importClusterKey(b.hostEnv.env, b.hostEnv.dir, await exportClusterKey(a.hostEnv.env, a.hostEnv.dir), { replace: false });
+    await importClusterKey(b.hostEnv.env, b.hostEnv.dir, defaultCatalog.credentials, await exportClusterKey(a.hostEnv.env, a.hostEnv.dir, defaultCatalog.credentials), { replace: false });
     const joined = await b.boot();
     assert.equal(await joined.sharedKeys.get('blob-signing-key'), 'the-old-blob-key');
     assert.equal(await statusWith(joined.host, 'svc_issued_long_ago'), 200);
@@ -196,6 +197,6 @@ describe('the shared keys on SQLite', () => {
     assert.equal(localEntry(a, 'cluster-key'), undefined);
     const tables = await sql<{ name: string }>`select name from sqlite_master where name = 'svc_shared_keys'`.execute(database.kysely);
     assert.equal(tables.rows.length, 0);
-    await assert.rejects(exportClusterKey(a.hostEnv.env, a.hostEnv.dir), { code: 'cluster_key_missing' });
+    await assert.rejects(exportClusterKey(a.hostEnv.env, a.hostEnv.dir, defaultCatalog.credentials), { code: 'cluster_key_missing' });
   });
 });

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { defaultCatalog } from '../../builtins/index.js';
 import { createHost, createSilentLogger } from '../../core/kernel/index.js';
 import { createHostEnv } from '../support/host-env.js';
 
@@ -12,7 +13,7 @@ describe('system token', () => {
     delete hostEnv.env.SVC_SYSTEM_TOKEN;
     hostEnv.writePlugins('[[plugin]]\nid = "management-api"\n');
     const start = async () => {
-      const host = await createHost({ env: hostEnv.env, cwd: hostEnv.dir, logger: createSilentLogger() });
+      const host = await createHost({ env: hostEnv.env, cwd: hostEnv.dir, logger: createSilentLogger(), catalog: defaultCatalog });
       await host.start();
       return host;
     };
@@ -36,7 +37,7 @@ describe('system token', () => {
     const hostEnv = createHostEnv({ SVC_CREDENTIAL_STORE: 'file', SVC_SYSTEM_TOKEN: 'from-the-environment-123' });
     after(() => hostEnv.cleanup());
     hostEnv.writePlugins('[[plugin]]\nid = "management-api"\n');
-    const host = await createHost({ env: hostEnv.env, cwd: hostEnv.dir, logger: createSilentLogger() });
+    const host = await createHost({ env: hostEnv.env, cwd: hostEnv.dir, logger: createSilentLogger(), catalog: defaultCatalog });
     await host.start();
     const response = await host.app.inject({ method: 'GET', url: '/api/v1/status', headers: { authorization: 'Bearer from-the-environment-123' } });
     assert.equal(response.statusCode, 200);

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { defaultCatalog } from '../../builtins/index.js';
 import { createHost, createSilentLogger } from '../../core/kernel/index.js';
 import { createHostEnv } from '../support/host-env.js';
 import { runnerHost, RUNNER_BACKENDS } from './runner-host.js';
@@ -48,7 +49,7 @@ describe('runner registration policy', () => {
     const hostEnv = createHostEnv({ SVC_REGISTRATION_POLICY: 'permissive', SVC_LISTEN: '0.0.0.0:0' });
     try {
       hostEnv.writePlugins('[[plugin]]\nid = "runner-protocol"\n');
-      await assert.rejects(createHost({ env: hostEnv.env, cwd: hostEnv.dir, logger: createSilentLogger() }), /SVC_REGISTRATION_POLICY=permissive is only allowed on a loopback listener/);
+      await assert.rejects(createHost({ env: hostEnv.env, cwd: hostEnv.dir, logger: createSilentLogger(), catalog: defaultCatalog }), /SVC_REGISTRATION_POLICY=permissive is only allowed on a loopback listener/);
     } finally {
       hostEnv.cleanup();
     }

@@ -6,7 +6,8 @@
  */
 import { test, type TestContext } from 'node:test';
 import { engineServiceRef, reportingServiceRef, type Engine, type Reporting } from '../../core/engine/index.js';
-import { coreServices, createHost, createSilentLogger, defaultCatalog, definePlugin, type Host } from '../../core/kernel/index.js';
+import { defaultCatalog } from '../../builtins/index.js';
+import { coreServices, createHost, createSilentLogger, definePlugin, type Host } from '../../core/kernel/index.js';
 import type { BlobStore, BlobUrlSigner, Database, SharedKeys, SnapshotStore } from '../../core/ports/index.js';
 import { createRuntimeServicesPlugin } from '../../plugins/runtime-services/index.js';
 import { createHostEnv, TEST_SYSTEM_TOKEN } from '../support/host-env.js';

@@ -3,7 +3,8 @@ import type { TestContext } from 'node:test';
 import { createPostgresNotifier, createPostgresStore } from '../../backends/postgres/index.js';
 import { createInProcessNotifier, createSqliteStore } from '../../backends/sqlite/index.js';
 import { createFilesystemBlobStore } from '../../backends/fs-blobs/index.js';
-import { coreServices, createHost, createSilentLogger, defaultCatalog, definePlugin, type Host } from '../../core/kernel/index.js';
+import { defaultCatalog } from '../../builtins/index.js';
+import { coreServices, createHost, createSilentLogger, definePlugin, type Host } from '../../core/kernel/index.js';
 import {
   createEngine,
   createReporting,

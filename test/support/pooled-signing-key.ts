@@ -7,7 +7,8 @@
  * The plugin's own generate-then-read-back path stays covered where it is tested directly
  * (test/runner-protocol/require-runner-token.test.ts) and by every `svc serve` process.
  */
-import { defaultCatalog, type Catalog, type CredentialBackend } from '../../core/kernel/index.js';
+import { defaultCatalog } from '../../builtins/index.js';
+import { type Catalog, type CredentialBackend } from '../../core/kernel/index.js';
 import { RUNNER_SIGNING_KEY_NAME } from '../../plugins/runner-protocol/auth/index.js';
 import { testRsaKeyPem } from './test-rsa-keys.js';
 

@@ -4,7 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { createHost, createSilentLogger, defaultCatalog, type Catalog } from '../../core/kernel/index.js';
+import { defaultCatalog } from '../../builtins/index.js';
+import { createHost, createSilentLogger, type Catalog } from '../../core/kernel/index.js';
 import { createVmPoolPlugin, type IsolationBackend, type IsolationKind, type VmPoolOptions } from '../../plugins/vm-pool/index.js';
 import { createHostEnv } from '../support/host-env.js';
 

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { CredentialStore } from '../../ports/index.js';
-import { defaultCatalog } from '../catalog.js';
+import type { CredentialBackends } from '../catalog.js';
 import type { Env } from '../config/env-config.js';
 import { InputError } from '../errors.js';
 import { parseClusterKey } from '../shared-keys/cluster-key.js';
@@ -17,10 +17,11 @@ export interface ClusterKeyImport {
 
 /**
  * `svc cluster-key export`: the cluster key this node's `svc serve` uses (SVC_CLUSTER_KEY_FILE, else
- * the credential store), in its text form, for another node's `svc cluster-key import`.
+ * the credential store, opened with `backends`), in its text form, for another node's `svc
+ * cluster-key import`.
  */
-export async function exportClusterKey(env: Env, cwd: string): Promise<string> {
-  const { config, credentials } = await localCredentials(env, cwd, false);
+export async function exportClusterKey(env: Env, cwd: string, backends: CredentialBackends): Promise<string> {
+  const { config, credentials } = await localCredentials(env, cwd, backends, false);
   const file = config.env.clusterKeyFile;
   const source = file !== undefined ? fileSource(file) : credentials === undefined ? undefined : credentialSource(credentials);
   const text = await source?.read();
@@ -35,12 +36,12 @@ export async function exportClusterKey(env: Env, cwd: string): Promise<string> {
 
 /**
  * `svc cluster-key import`: stores a key (from `svc cluster-key export`) in this node's credential
- * store, where `svc serve` finds it when SVC_CLUSTER_KEY_FILE is not set. A different key already
+ * store (opened with `backends`), where `svc serve` finds it when SVC_CLUSTER_KEY_FILE is not set. A different key already
  * there is replaced only with `replace`: it may be the only copy of another cluster's key.
  */
-export async function importClusterKey(env: Env, cwd: string, input: string, options: { readonly replace: boolean }): Promise<ClusterKeyImport> {
+export async function importClusterKey(env: Env, cwd: string, backends: CredentialBackends, input: string, options: { readonly replace: boolean }): Promise<ClusterKeyImport> {
   const key = parseClusterKey(input, 'the input');
-  const { config, credentials } = await localCredentials(env, cwd, true);
+  const { config, credentials } = await localCredentials(env, cwd, backends, true);
   if (config.env.clusterKeyFile !== undefined) {
     throw new InputError(
       `SVC_CLUSTER_KEY_FILE is set (${config.env.clusterKeyFile}): this node reads its cluster key from that file, so put the key there (mode 0600) instead, or unset SVC_CLUSTER_KEY_FILE`,
@@ -68,12 +69,12 @@ export async function importClusterKey(env: Env, cwd: string, input: string, opt
   return { id: key.id, where, changed: true };
 }
 
-async function localCredentials(env: Env, cwd: string, create: boolean): Promise<{ config: Awaited<ReturnType<typeof loadConfigOf>>; credentials: CredentialStore | undefined }> {
+async function localCredentials(env: Env, cwd: string, backends: CredentialBackends, create: boolean): Promise<{ config: Awaited<ReturnType<typeof loadConfigOf>>; credentials: CredentialStore | undefined }> {
   const config = await loadConfigOf(env, cwd);
   // A memory store is the server process's own; a data directory that does not exist holds no key
   // to export (and must not be created by looking).
   if (config.credentialStore === 'memory' || (!create && !existsSync(config.dataDir))) return { config, credentials: undefined };
-  const backend = defaultCatalog.credentials[config.credentialStore];
+  const backend = backends[config.credentialStore];
   if (!backend) return { config, credentials: undefined };
   const [{ createSilentLogger }, { systemClock }] = await Promise.all([import('../logger.js'), import('../system-clock.js')]);
   return { config, credentials: await (await backend()).create({ logger: createSilentLogger(), clock: systemClock, dataDir: config.dataDir }) };

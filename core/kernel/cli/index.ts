@@ -5,11 +5,13 @@
  */
 export * from '../errors.js';
 export type { CommandDefinition, CommandContext, CommandOption, CommandArgument } from '../command.js';
-export type { Catalog } from '../catalog.js';
-export { defaultCatalog } from '../catalog.js';
+export type { Catalog, CredentialBackends } from '../catalog.js';
+export type { BlobBackend, CredentialBackend, NotifierBackend, RemoteRepositoriesBackend, SnapshotBackend, StoreBackend } from '../backend-module.js';
+export type { ModuleImporter } from '../plugin-loader.js';
 export { packageInfo } from '../package-info.js';
 export { loadPluginCommands, type PluginCommand } from '../plugin-commands.js';
 export { exportClusterKey, importClusterKey, type ClusterKeyImport } from './cluster-key.js';
+export { provideCredentialBackends } from './credential-backends.js';
 export { DEFAULT_SERVER_URL, MissingTokenError, resolveConnection, serverBaseUrl, type ServerConnection } from './server-connection.js';
 export { parsePositiveId, runCommand } from './command-body.js';
 export { promptHidden, PromptCancelledError, readValue } from './read-value.js';

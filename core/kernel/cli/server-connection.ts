@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
-import { defaultCatalog } from '../catalog.js';
+import type { CredentialBackends } from '../catalog.js';
 import type { Env } from '../config/env-config.js';
 import { InputError } from '../errors.js';
 import { SYSTEM_TOKEN_NAME } from '../secrets-bootstrap.js';
+import { providedCredentialBackends } from './credential-backends.js';
 
 export const DEFAULT_SERVER_URL = 'http://127.0.0.1:9090';
 
@@ -29,15 +30,17 @@ export function serverBaseUrl(env: Env): string {
  * Where the server is and how to authenticate (spec, "CLI connection"): `SVC_URL` (default
  * http://127.0.0.1:9090); the token from `SVC_TOKEN`, else `SVC_SYSTEM_TOKEN`, else the system
  * token the server keeps in its credential store, found the way the server finds it (same
- * configuration, same data directory, same store). Shared by every plugin's CLI commands.
+ * configuration, same data directory, same store). Shared by every plugin's CLI commands. The
+ * store is opened with `credentials`, by default the backends the entry point provided
+ * (provideCredentialBackends).
  */
-export async function resolveConnection(env: Env, cwd: string): Promise<ServerConnection> {
+export async function resolveConnection(env: Env, cwd: string, credentials?: CredentialBackends): Promise<ServerConnection> {
   const baseUrl = serverBaseUrl(env);
-  const token = env['SVC_TOKEN'] || env['SVC_SYSTEM_TOKEN'] || (await storedSystemToken(env, cwd));
+  const token = env['SVC_TOKEN'] || env['SVC_SYSTEM_TOKEN'] || (await storedSystemToken(env, cwd, credentials ?? providedCredentialBackends()));
   return { baseUrl, token };
 }
 
-async function storedSystemToken(env: Env, cwd: string): Promise<string> {
+async function storedSystemToken(env: Env, cwd: string, credentials: CredentialBackends): Promise<string> {
   // Loaded only here: a CLI given a token (the usual case) never pays for the configuration
   // reader, its validator and the logger.
   const [{ loadConfig }, { createSilentLogger }, { systemClock }] = await Promise.all([import('../config/load-config.js'), import('../logger.js'), import('../system-clock.js')]);
@@ -46,7 +49,7 @@ async function storedSystemToken(env: Env, cwd: string): Promise<string> {
   // Nothing outside the server process can read a memory store; a data directory that does not
   // exist means no server ran here (and the CLI must not create one by looking).
   if (config.credentialStore === 'memory' || !existsSync(config.dataDir)) throw new MissingTokenError(missing);
-  const backend = defaultCatalog.credentials[config.credentialStore];
+  const backend = credentials[config.credentialStore];
   if (!backend) throw new MissingTokenError(missing);
   const store = await (await backend()).create({ logger: createSilentLogger(), clock: systemClock, dataDir: config.dataDir });
   const token = await store.get(SYSTEM_TOKEN_NAME);
