@@ -1,12 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { SnapshotStore } from '../../core/ports/index.js';
 import { archiveName, assertRunRef } from './archive-ref.js';
 import { archiveStream, type ArchiveFormat } from './archive-stream.js';
 import type { ResolveCheckout } from './checkout-target.js';
 
 export interface ArchiveRoutesDeps {
   readonly resolve: ResolveCheckout;
-  readonly snapshots: SnapshotStore;
 }
 
 /** Where `github.api_url` points (`<public url>/api/v3`); the group is registered under it. */
@@ -34,7 +32,7 @@ export function registerArchiveRoutes(app: FastifyInstance, deps: ArchiveRoutesD
       const target = await deps.resolve(request.headers.authorization, request.params.owner, request.params.repo);
       assertRunRef(target, request.params['*'] ?? '');
       const name = archiveName(target);
-      const body = await archiveStream(deps.snapshots.repositoryPath(target.repository), target.sha, format, `${name}/`);
+      const body = await archiveStream(target.source.gitDir, target.sha, format, `${name}/`);
       return reply.type(type).header('content-disposition', `attachment; filename=${name}.${extension}`).send(body);
     };
     app.get<ArchiveRoute>(`/repos/:owner/:repo/${kind}`, handler);

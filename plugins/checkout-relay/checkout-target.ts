@@ -1,7 +1,8 @@
 import type { Engine } from '../../core/engine/index.js';
-import { NotFoundError, NotImplementedError } from '../../core/kernel/index.js';
-import type { RuntimeJob, RuntimeJobs, SnapshotStore } from '../../core/ports/index.js';
+import { NotFoundError, UnavailableError } from '../../core/kernel/index.js';
+import type { RuntimeJob, RuntimeJobs, SnapshotHistory, SnapshotStore } from '../../core/ports/index.js';
 import { tokenFromAuthorization } from './credentials.js';
+import type { ForgeMirror } from './forge-mirror.js';
 
 /** What a job may check out: its run's repository at its run's commit. */
 export interface CheckoutTarget {
@@ -13,23 +14,39 @@ export interface CheckoutTarget {
   readonly ref: string;
 }
 
+/** Where the commit's objects are: the snapshot store (a local run) or the node's forge mirror (a forge run). */
+export interface CheckoutSource {
+  /** The bare repository holding the commit and its history. */
+  readonly gitDir: string;
+  /** The tags served with the commit and the shallow boundary, if any. */
+  history(): Promise<SnapshotHistory>;
+}
+
+/** A target with the repository that holds it. */
+export interface ResolvedCheckout extends CheckoutTarget {
+  readonly source: CheckoutSource;
+}
+
 export interface CheckoutTargetDeps {
   readonly runtimeJobs: RuntimeJobs;
   readonly engine: Engine;
   readonly snapshots: SnapshotStore;
   /** `SVC_SNAPSHOT_RETENTION_SECS`, named when a snapshot is gone. */
   readonly retentionSecs: number;
+  /** The forge mirror (forge-mirror.ts), when svc is connected to a forge; forge runs need it. */
+  readonly forgeMirror: ForgeMirror | undefined;
 }
 
-export type ResolveCheckout = (authorization: string | undefined, owner: string, repo: string) => Promise<CheckoutTarget>;
+export type ResolveCheckout = (authorization: string | undefined, owner: string, repo: string) => Promise<ResolvedCheckout>;
 
 /**
  * Admits a request for `owner/repo`: the job token must name a running job (`AuthError`, 401,
  * otherwise), the repository must be its run's (any casing; another one is a plain 404 that does
  * not tell whether it exists), the job's permissions must grant `contents: read` unless the
- * repository is public (a 404, as GitHub answers), and the run's commit must be in the snapshot store. A local run
- * whose snapshot was pruned is a 404 naming the retention; a forge run's commit was never there
- * (its jobs fetch from the forge), which the relay does not proxy: 501.
+ * repository is public (a 404, as GitHub answers). A local run's commit must be in the snapshot
+ * store (a pruned one is a 404 naming the retention); a forge run's commit is fetched into the
+ * node's forge mirror when it is not there yet (forge-mirror.ts: 404 `commit_not_found`, 503
+ * `forge_unavailable`), which needs a forge to be configured (503 `forge_not_configured` otherwise).
  */
 export function checkoutTargets(deps: CheckoutTargetDeps): ResolveCheckout {
   return async (authorization, owner, repo) => {
@@ -42,20 +59,25 @@ export function checkoutTargets(deps: CheckoutTargetDeps): ResolveCheckout {
     }
     await requireContentsRead(deps.runtimeJobs, job, run.repository);
     const target: CheckoutTarget = { runId: run.id, repository: run.repository, sha: run.sha, ref: run.ref };
-    if (await deps.snapshots.hasCommit(run.repository, run.sha)) return target;
+    if (await deps.snapshots.hasCommit(run.repository, run.sha)) {
+      const gitDir = deps.snapshots.repositoryPath(run.repository);
+      return { ...target, source: { gitDir, history: () => deps.snapshots.history(run.repository, run.sha) } };
+    }
     if (run.trigger === 'local') {
       throw new NotFoundError(
         `snapshot ${run.sha} of run ${run.id} (${run.repository}) is no longer kept: snapshots are pruned ${deps.retentionSecs} s after submission (SVC_SNAPSHOT_RETENTION_SECS); run it again`,
         { code: 'snapshot_pruned', details: { repository: run.repository, sha: run.sha, retentionSecs: deps.retentionSecs } },
       );
     }
-    throw new NotImplementedError('checkout relay for forge runs', {
-      details: {
-        repository: run.repository,
-        sha: run.sha,
-        hint: `run ${run.id} came from the forge (${run.trigger}); its commit is not in the snapshot store: check out from the forge (actions/checkout with github-server-url and a forge token)`,
-      },
-    });
+    const mirror = deps.forgeMirror;
+    if (mirror === undefined) {
+      throw new UnavailableError(
+        `run ${run.id} came from the forge (${run.trigger}), but svc is not connected to one: set SVC_FORGE_API_URL (and SVC_FORGE_TOKEN for private repositories) so the relay can fetch ${run.repository}@${run.sha}`,
+        { code: 'forge_not_configured', details: { repository: run.repository, sha: run.sha } },
+      );
+    }
+    const gitDir = await mirror.ensure(run.repository, run.sha, run.ref);
+    return { ...target, source: { gitDir, history: () => mirror.history(run.repository, run.sha) } };
   };
 }
 

@@ -1,8 +1,7 @@
 import { PassThrough, pipeline, type Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import type { Logger } from '../../core/kernel/index.js';
-import type { SnapshotStore } from '../../core/ports/index.js';
-import type { CheckoutTarget } from './checkout-target.js';
+import type { ResolvedCheckout } from './checkout-target.js';
 import { gitEnvironment, startGit, type GitChild } from './git-process.js';
 import { createRepositoryView } from './repository-view.js';
 
@@ -21,12 +20,11 @@ const UPLOAD_PACK_CONFIG = [
 ].flatMap((setting) => ['-c', setting]);
 
 export interface UploadPackDeps {
-  readonly snapshots: SnapshotStore;
   readonly logger: Logger;
 }
 
 export interface UploadPackRequest {
-  readonly target: CheckoutTarget;
+  readonly target: ResolvedCheckout;
   /** The `Git-Protocol` header (`version=2`), checked; passed on as `GIT_PROTOCOL`. */
   readonly protocol: string | undefined;
 }
@@ -49,8 +47,8 @@ export function isProtocolV2(protocol: string | undefined): boolean {
 }
 
 async function run(deps: UploadPackDeps, request: UploadPackRequest, advertise: boolean): Promise<{ child: GitChild; stop: () => void }> {
-  const { repository, sha } = request.target;
-  const view = await createRepositoryView(deps.snapshots.repositoryPath(repository), request.target, await deps.snapshots.history(repository, sha));
+  const { source } = request.target;
+  const view = await createRepositoryView(source.gitDir, request.target, await source.history());
   const args = [...UPLOAD_PACK_CONFIG, 'upload-pack', '--stateless-rpc', ...(advertise ? ['--advertise-refs'] : []), view.gitDir];
   const env = gitEnvironment(view.gitDir, request.protocol === undefined ? {} : { GIT_PROTOCOL: request.protocol });
   let child: GitChild;

@@ -1,7 +1,7 @@
 /**
  * What the relay cannot serve, said so git and octokit users can act on it: a local run whose
- * snapshot the pruner dropped (404 naming the retention), a forge run whose commit never was in
- * the snapshot store (501), a job that is over (its token no longer opens anything: 401), a job
+ * snapshot the pruner dropped (404 naming the retention), a forge run when svc is connected to no
+ * forge (503 naming SVC_FORGE_API_URL; forge-runs.test.ts has the forge), a job that is over (its token no longer opens anything: 401), a job
  * whose token lacks `contents: read` (404, as GitHub answers for a private repository), and
  * another repository than the run's (404, with GitHub's body where octokit asks for one).
  */
@@ -31,7 +31,7 @@ describe('checkout relay: refusals', () => {
     assert.equal(((await tarball.json()) as { code: string }).code, 'snapshot_pruned');
   });
 
-  it('a forge run (its commit is not in the snapshot store) is 501 not_implemented', async (t) => {
+  it('a forge run on a svc connected to no forge is 503 forge_not_configured, naming the variables to set', async (t) => {
     const h = await relayHost(t);
     const sha = 'f'.repeat(40);
     const [selection] = await selectRuns({
@@ -47,13 +47,13 @@ describe('checkout relay: refusals', () => {
     const job = jobOf(h, await dispatchNext(h), sha, run.id);
 
     const advertised = await fetch(`${h.baseUrl}/acme/widgets/info/refs?service=git-upload-pack`, { headers: { authorization: `Bearer ${job.token}` } });
-    assert.equal(advertised.status, 501);
-    assert.equal(advertised.headers.get('x-svc-error-code'), 'not_implemented');
-    assert.match(await advertised.text(), /^checkout relay for forge runs is not implemented yet\n.*came from the forge/);
+    assert.equal(advertised.status, 503);
+    assert.equal(advertised.headers.get('x-svc-error-code'), 'forge_not_configured');
+    assert.match(await advertised.text(), /^run \d+ came from the forge \(webhook\), but svc is not connected to one: set SVC_FORGE_API_URL/);
 
     const tarball = await fetch(`${job.apiUrl}/repos/acme/widgets/tarball/${sha}`, { headers: { authorization: `Bearer ${job.token}` } });
-    assert.equal(tarball.status, 501);
-    assert.deepEqual(((await tarball.json()) as { code: string; details: { feature: string } }).details.feature, 'checkout relay for forge runs');
+    assert.equal(tarball.status, 503);
+    assert.equal(((await tarball.json()) as { code: string }).code, 'forge_not_configured');
   });
 
   it("a token whose contents permission the operator's ceiling took away checks nothing out (404), git or tarball", async (t) => {

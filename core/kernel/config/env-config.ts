@@ -41,6 +41,11 @@ export interface EnvConfig {
    * reach out to the forge only when asked to (action downloads) check this, not the default URL.
    */
   readonly forgeConfigured: boolean;
+  /**
+   * SVC_FORGE_GIT_URL: where the forge serves git over HTTP(S) (`<url>/<owner>/<repo>.git`), for
+   * the checkout relay's forge mirror; unset = derived from SVC_FORGE_API_URL.
+   */
+  readonly forgeGitUrl: string | undefined;
   /** SVC_BLOB_DIR: a directory every node reaches (e.g. NFS) holding the blobs; unset = the default store. */
   readonly blobDir: string | undefined;
   /** SVC_CLUSTER_KEY_FILE: the file holding the cluster key that seals the shared keys (PostgreSQL); unset = the credential store's `cluster-key`. */
@@ -245,6 +250,7 @@ export function readEnvConfig(env: Env): EnvConfig {
     forgeApiUrl: httpUrl('SVC_FORGE_API_URL', env.SVC_FORGE_API_URL) ?? DEFAULT_FORGE_API_URL,
     forgeToken: nonEmpty(env.SVC_FORGE_TOKEN),
     forgeConfigured: nonEmpty(env.SVC_FORGE_API_URL?.trim()) !== undefined || nonEmpty(env.SVC_FORGE_TOKEN) !== undefined,
+    forgeGitUrl: httpUrl('SVC_FORGE_GIT_URL', env.SVC_FORGE_GIT_URL),
     blobDir: absolutePath('SVC_BLOB_DIR', env.SVC_BLOB_DIR),
     clusterKeyFile: absolutePath('SVC_CLUSTER_KEY_FILE', env.SVC_CLUSTER_KEY_FILE),
     actionsMirrorDir: absolutePath('SVC_ACTIONS_MIRROR_DIR', env.SVC_ACTIONS_MIRROR_DIR),

@@ -2,7 +2,8 @@
  * A small real forge for tests: an HTTP server answering the REST operations of its operation
  * table (repository-operations.ts, plus any a test adds) over git repositories in a temp
  * directory, and a second server, its web host, serving the archive downloads the API redirects
- * to (another origin, as codeload is on github.com, so a client's `Authorization` must not follow).
+ * to (another origin, as codeload is on github.com, so a client's `Authorization` must not follow)
+ * and git over smart HTTP (git-http.ts: `<webUrl>/<owner>/<repo>.git`, as github.com serves it).
  *
  * Every request and every answer is checked against GitHub's OpenAPI description
  * (openapi-validator.ts). A mismatch — an unknown route, a bad parameter, a media type the
@@ -18,6 +19,7 @@ import { loadDescription, type OpenApiOperation } from './openapi-description.js
 import { OpenApiValidator } from './openapi-validator.js';
 import { forgeError, notFound, type ForgeContext, type OperationHandler, type OperationTable, type SimulatedRequest, type SimulatedResponse } from './operation-table.js';
 import type { GitRepositories, Repository } from './git-repositories.js';
+import { isGitPath, serveGit, type GitHttpRecord } from './git-http.js';
 import { codeload, REPOSITORY_OPERATIONS } from './repository-operations.js';
 
 export interface ForgeSimulatorOptions {
@@ -84,6 +86,8 @@ export class ForgeSimulator {
   readonly repositories: GitRepositories;
   readonly requests: ForgeRequestRecord[] = [];
   readonly violations: string[] = [];
+  /** git smart-HTTP requests to the web host (git-http.ts). */
+  readonly gitRequests: GitHttpRecord[] = [];
   readonly #options: ForgeSimulatorOptions;
   readonly #routes: Route[];
   readonly #validator: OpenApiValidator;
@@ -138,6 +142,14 @@ export class ForgeSimulator {
   /** Requests answered for an operation (all REST operations when none is named). */
   count(operationId?: string): number {
     return this.requests.filter((record) => (operationId === undefined ? record.operationId !== 'codeload' : record.operationId === operationId)).length;
+  }
+
+  /**
+   * git fetches served (each `git fetch`/`clone` starts with one `GET info/refs`), of one
+   * repository (any casing) or of all.
+   */
+  gitFetches(repository?: string): number {
+    return this.gitRequests.filter((entry) => entry.kind === 'advertise' && entry.status === 200 && (repository === undefined || entry.repository.toLowerCase() === repository.toLowerCase())).length;
   }
 
   /** The next `times` requests of the operation get `answer` (checked against the description like any answer). */
@@ -241,6 +253,7 @@ export class ForgeSimulator {
   async #serveWeb(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? '/', 'http://forge.invalid');
     try {
+      if (isGitPath(url.pathname)) return await serveGit(this.repositories, this.#options.token, request, response, url, (entry) => this.gitRequests.push(entry));
       const answer = request.method === 'GET' ? await codeload(this.#context(), this.#archiveTokens, url) : { status: 405, body: '' };
       const { body, headers } = serialize(answer);
       this.requests.push({ operationId: 'codeload', method: request.method ?? 'GET', path: url.pathname, status: answer.status, authorization: request.headers.authorization });

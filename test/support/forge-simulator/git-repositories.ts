@@ -99,6 +99,14 @@ export class GitRepositories {
     return (await run(['rev-parse', 'HEAD'])).toString('utf8').trim();
   }
 
+  /** Points `ref` (`refs/pull/7/merge`) at `sha`, or deletes it (a branch that is gone). */
+  async updateRef(fullName: string, ref: string, sha: string | undefined): Promise<void> {
+    const repository = this.get(fullName);
+    if (repository === undefined) throw new Error(`the forge has no ${fullName}`);
+    if (!PLAIN_REF.test(ref) || !ref.startsWith('refs/')) throw new TypeError(`'${ref}' is not a full ref name`);
+    await git(repository.dir, sha === undefined ? ['update-ref', '-d', ref] : ['update-ref', ref, sha], this.#date);
+  }
+
   get(fullName: string): Repository | undefined {
     return this.#repositories.get(fullName.toLowerCase());
   }
