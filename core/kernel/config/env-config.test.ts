@@ -93,6 +93,12 @@ describe('SVC_* environment', () => {
     assert.equal(tokenOnly.forgeApiUrl, 'https://api.github.com');
   });
 
+  it("reads the forge's git URL (SVC_FORGE_GIT_URL), unset by default", () => {
+    assert.equal(readEnvConfig({}).forgeGitUrl, undefined);
+    assert.equal(readEnvConfig({ SVC_FORGE_GIT_URL: 'https://git.example/' }).forgeGitUrl, 'https://git.example');
+    assert.throws(() => readEnvConfig({ SVC_FORGE_GIT_URL: 'git@github.com:acme' }), /SVC_FORGE_GIT_URL='git@github.com:acme' (is not a URL|must be an http)/);
+  });
+
   it('checks URL variables', () => {
     assert.throws(() => readEnvConfig({ SVC_PUBLIC_URL: 'ci.example.com' }), /SVC_PUBLIC_URL='ci.example.com' is not a URL/);
     assert.throws(() => readEnvConfig({ SVC_PUBLIC_URL: 'ftp://x' }), /http:\/\/ or https:\/\//);
