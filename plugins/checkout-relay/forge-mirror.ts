@@ -150,7 +150,7 @@ export function createForgeMirror(options: ForgeMirrorOptions): ForgeMirror {
     if (/repository '.*' not found|returned error: 404/i.test(said)) {
       return new NotFoundError(`${forge} has no repository ${repository} (or svc's credential cannot read it): git fetch said ${said}`, { code: 'repository_not_found' });
     }
-    if (/redirect/i.test(said)) {
+    if (/redirect|returned error: 30\d/i.test(said)) {
       return new UpstreamError(`${forge} redirected the fetch of ${repository} (git fetch: ${said}); svc does not follow redirects with the forge's credential: set SVC_FORGE_GIT_URL to where the forge serves git`, {
         code: 'forge_failed',
       });

@@ -7,6 +7,9 @@
  * where the forge's git is from its API base.
  */
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, it, type TestContext } from 'node:test';
 import { SvcError } from '../../core/kernel/index.js';
 import { patCredentials } from '../../plugins/checkout-relay/forge-credentials.js';
@@ -20,6 +23,7 @@ const TOKEN = 'ghp_mirror_test_token';
 interface Setup {
   readonly forge: ForgeSimulator;
   readonly mirror: ForgeMirror;
+  readonly dir: string;
   readonly clock: { now: () => number; advance: (ms: number) => void };
 }
 
@@ -27,8 +31,9 @@ async function setup(t: TestContext, token: string = TOKEN): Promise<Setup> {
   const forge = await startForgeSimulator(t, { token: TOKEN });
   let now = Date.UTC(2030, 0, 1);
   const clock = { now: () => now, advance: (ms: number) => void (now += ms) };
-  const mirror = createForgeMirror({ dir: await tempDir(t), gitBase: forge.webUrl, credentials: patCredentials(token), clock, retryAfterMs: 30_000 });
-  return { forge, mirror, clock };
+  const dir = await tempDir(t);
+  const mirror = createForgeMirror({ dir, gitBase: forge.webUrl, credentials: patCredentials(token), clock, retryAfterMs: 30_000 });
+  return { forge, mirror, dir, clock };
 }
 
 async function rejects(promise: Promise<unknown>): Promise<SvcError> {
@@ -43,7 +48,7 @@ async function rejects(promise: Promise<unknown>): Promise<SvcError> {
 
 describe('checkout relay: forge mirror', () => {
   it('fetches incrementally: a commit it has costs no fetch, a new one one fetch, with the tags into its history', async (t) => {
-    const { forge, mirror } = await setup(t);
+    const { forge, mirror, dir } = await setup(t);
     const first = await forge.repositories.create('acme/app', { files: { 'a.txt': 'one\n' }, tags: ['v1'] }, { private: true });
     await mirror.ensure('acme/app', first, 'refs/heads/main');
     assert.equal(forge.gitFetches('acme/app'), 1);
@@ -60,6 +65,37 @@ describe('checkout relay: forge mirror', () => {
     assert.deepEqual(history.tags.map((tag) => tag.name).sort(), ['v1', 'v2']);
     assert.deepEqual((await mirror.history('acme/app', first)).tags.map((tag) => tag.name), ['v1'], 'only the tags into the commit\'s history');
     assert.deepEqual(history.shallow, []);
+    // The credential went to git through its environment: nothing in the mirror keeps it.
+    const encoded = Buffer.from(`x-access-token:${TOKEN}`).toString('base64');
+    const found = spawnSync('grep', ['-rlF', '-e', TOKEN, '-e', encoded, dir], { encoding: 'utf8' });
+    assert.equal(found.status, 1, `grep found the credential in ${found.stdout}`);
+  });
+
+  it('a redirect from the forge is refused: the credential does not follow it to another host (502)', async (t) => {
+    const elsewhere: string[] = [];
+    const other = createServer((request, response) => {
+      elsewhere.push(String(request.headers.authorization));
+      response.writeHead(404).end();
+    });
+    const redirecting = createServer((request, response) => {
+      const { port } = other.address() as AddressInfo;
+      response.writeHead(302, { location: `http://127.0.0.1:${port}${request.url ?? '/'}` }).end();
+    });
+    for (const server of [other, redirecting]) await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    t.after(() => {
+      for (const server of [other, redirecting]) server.close();
+    });
+    const mirror = createForgeMirror({
+      dir: await tempDir(t),
+      gitBase: `http://127.0.0.1:${(redirecting.address() as AddressInfo).port}`,
+      credentials: patCredentials(TOKEN),
+      clock: { now: () => 0 },
+    });
+    const error = await rejects(mirror.ensure('acme/app', 'c'.repeat(40), 'refs/heads/main'));
+    assert.equal(error.status, 502);
+    assert.equal(error.code, 'forge_failed');
+    assert.match(error.message, /redirected the fetch of acme\/app .*set SVC_FORGE_GIT_URL/);
+    assert.deepEqual(elsewhere, [], 'nothing reached the other host');
   });
 
   it('one fetch is in flight per repository: 20 concurrent requests for a new commit cost the forge one fetch', async (t) => {
