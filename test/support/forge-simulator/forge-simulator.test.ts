@@ -5,7 +5,7 @@
  * not match GitHub's OpenAPI description — otherwise tests built on it could not fail.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -120,5 +120,32 @@ describe('forge simulator', () => {
       forge.requests.map((record) => `${record.operationId} ${record.status}`),
       ['repos/get-commit 503', 'repos/get-commit 200'],
     );
+  });
+
+  it('serves git over smart HTTP (v0 and v2) with Basic x-access-token auth, counting fetches', async (t) => {
+    const forge = await startForgeSimulator(t, { token: TOKEN });
+    const sha = await forge.repositories.create('acme/secret', { files: { 'a.txt': 'x' }, tags: ['v1'] }, { private: true });
+    const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: '/nonexistent', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_TERMINAL_PROMPT: '0' };
+    const header = (token: string) => `http.extraHeader=Authorization: Basic ${Buffer.from(`x-access-token:${token}`).toString('base64')}`;
+    // Asynchronous: the simulator answers from this process.
+    const lsRemote = (version: string, token?: string) =>
+      new Promise<{ status: number; stdout: string; stderr: string }>((resolve) => {
+        const args = [...(token === undefined ? [] : ['-c', header(token)]), '-c', `protocol.version=${version}`, 'ls-remote', `${forge.webUrl}/acme/secret.git`];
+        execFile('git', args, { env, encoding: 'utf8' }, (error, stdout, stderr) => resolve({ status: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr }));
+      });
+    for (const version of ['0', '2']) {
+      const listed = await lsRemote(version, TOKEN);
+      assert.equal(listed.status, 0, listed.stderr);
+      assert.match(listed.stdout, new RegExp(`^${sha}\trefs/heads/main$`, 'm'));
+      assert.match(listed.stdout, new RegExp(`^${sha}\trefs/tags/v1$`, 'm'));
+    }
+    assert.equal(forge.gitFetches('ACME/secret'), 2);
+    const wrong = await lsRemote('2', 'ghp_wrong');
+    assert.notEqual(wrong.status, 0);
+    assert.match(wrong.stderr, /Authentication failed|could not read Username/);
+    const anonymous = await lsRemote('2');
+    assert.notEqual(anonymous.status, 0, 'a private repository needs the token');
+    assert.equal(forge.gitFetches('acme/secret'), 2, 'refused requests are not fetches');
+    assert.ok(forge.gitRequests.some((entry) => entry.status === 401));
   });
 });
