@@ -7,6 +7,8 @@
  * `GET /repos/{owner}/{repo}/tarball|zipball/{sha}` (a redirect to the archive host, followed)
  * downloads the archive server-side. `SVC_FORGE_TOKEN` is sent as `Bearer` to the API only: fetch
  * drops `Authorization` on a redirect to another origin, and the runner never sees the token.
+ * Every call goes through the forge's client (`coreServices.forgeClients`, core/forge): while its
+ * circuit breaker is open a read fails fast with `forge_unavailable` (503) saying when svc retries.
  *
  * A ref's commit is remembered for `REF_CACHE_MS` (a ref the forge does not know, for
  * `MISSING_REF_CACHE_MS`), so the batches of one job (each reads the composite manifests of the
@@ -15,12 +17,12 @@
  * `UnavailableError` (503) or `UpstreamError` (502) naming it, never a 500.
  */
 import { packageInfo, UnavailableError, UpstreamError } from '../../core/kernel/index.js';
-import { splitRepositoryName, type ArchiveFormat, type Clock, type RefResolution, type RepositorySource } from '../../core/ports/index.js';
+import { splitRepositoryName, type ArchiveFormat, type Clock, type ForgeClient, type RefResolution, type RepositorySource } from '../../core/ports/index.js';
 import { MAX_ARCHIVE_BYTES } from './git-mirror.js';
 
 export interface ForgeSourceOptions {
-  /** The REST base, without a trailing slash. */
-  readonly apiUrl: string;
+  /** The forge's client: its REST base, and the breaker every read goes through. */
+  readonly client: ForgeClient;
   readonly token: string | undefined;
   readonly clock: Clock;
   readonly refCacheMs?: number;
@@ -69,7 +71,7 @@ function rateLimited(response: Response): boolean {
 }
 
 export function createForgeSource(options: ForgeSourceOptions): RepositorySource {
-  const base = options.apiUrl.replace(/\/+$/, '');
+  const base = options.client.apiUrl;
   const refCacheMs = options.refCacheMs ?? REF_CACHE_MS;
   const missingRefCacheMs = options.missingRefCacheMs ?? MISSING_REF_CACHE_MS;
   const requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
@@ -92,8 +94,9 @@ export function createForgeSource(options: ForgeSourceOptions): RepositorySource
 
   const get = async (path: string, accept: string, timeoutMs: number): Promise<Response> => {
     try {
-      return await fetch(`${base}${path}`, { headers: headers(accept), redirect: 'follow', signal: AbortSignal.timeout(timeoutMs) });
+      return await options.client.fetch(`${base}${path}`, { headers: headers(accept), redirect: 'follow', signal: AbortSignal.timeout(timeoutMs) });
     } catch (error) {
+      if (error instanceof UnavailableError) throw error; // the breaker is open: its message says when svc retries
       throw new UnavailableError(`${forge} is unreachable (GET ${path}: ${transportProblem(error, timeoutMs)})`, { code: 'forge_unavailable', cause: error });
     }
   };

@@ -11,5 +11,5 @@ export { createForgeSource, MISSING_REF_CACHE_MS, REF_CACHE_MS, type ForgeSource
 export const remoteRepositories: RemoteRepositoriesBackend = {
   kind: 'remote-repositories',
   id: 'mirror-and-forge',
-  create: async (context) => createRemoteRepositories(context.settings, context.clock),
+  create: async (context) => createRemoteRepositories(context.settings, context.clock, context.forgeClients),
 };

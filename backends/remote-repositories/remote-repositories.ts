@@ -1,5 +1,5 @@
 import type { RemoteRepositoriesContext } from '../../core/kernel/index.js';
-import type { Clock, Located, RemoteRepositories, RepositorySource } from '../../core/ports/index.js';
+import type { Clock, ForgeClients, Located, RemoteRepositories, RepositorySource } from '../../core/ports/index.js';
 import { createForgeSource } from './forge-source.js';
 import { createMirrorSource } from './git-mirror.js';
 
@@ -7,10 +7,10 @@ import { createMirrorSource } from './git-mirror.js';
 export type RemoteRepositorySettings = RemoteRepositoriesContext['settings'];
 
 /** The sources the settings configure, the mirror first; none when neither is set. */
-export function createRemoteRepositories(settings: RemoteRepositorySettings, clock: Clock): RemoteRepositories {
+export function createRemoteRepositories(settings: RemoteRepositorySettings, clock: Clock, forgeClients: ForgeClients): RemoteRepositories {
   const sources: RepositorySource[] = [];
   if (settings.actionsMirrorDir !== undefined) sources.push(createMirrorSource(settings.actionsMirrorDir));
-  if (settings.forgeConfigured) sources.push(createForgeSource({ apiUrl: settings.forgeApiUrl, token: settings.forgeToken, clock }));
+  if (settings.forgeConfigured) sources.push(createForgeSource({ client: forgeClients.forApi(settings.forgeApiUrl), token: settings.forgeToken, clock }));
   return fromSources(sources);
 }
 

@@ -1,4 +1,4 @@
-import type { BlobStore, BlobUrlSigner, Clock, CredentialStore, Database, Leases, Migrator, Notifier, RemoteRepositories, SnapshotStore } from '../ports/index.js';
+import type { BlobStore, BlobUrlSigner, Clock, CredentialStore, Database, ForgeClients, Leases, Migrator, Notifier, RemoteRepositories, SnapshotStore } from '../ports/index.js';
 import type { Logger } from './logger.js';
 
 /**
@@ -75,6 +75,8 @@ export interface SnapshotBackend {
 }
 
 export interface RemoteRepositoriesContext extends BackendContext {
+  /** The forge's client and breaker (the forge source reads through `forApi()`). */
+  readonly forgeClients: ForgeClients;
   /** Where they are: SVC_ACTIONS_MIRROR_DIR, SVC_FORGE_API_URL / SVC_FORGE_TOKEN (from the env config). */
   readonly settings: {
     readonly actionsMirrorDir: string | undefined;

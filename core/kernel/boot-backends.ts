@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { tightenDataDir } from './data-dir-modes.js';
-import type { BlobStore, BlobUrlSigner, Clock, CredentialStore, IdGenerator, Notifier, RemoteRepositories, SharedKeys, SnapshotStore } from '../ports/index.js';
+import type { BlobStore, BlobUrlSigner, Clock, CredentialStore, ForgeClients, IdGenerator, Notifier, RemoteRepositories, SharedKeys, SnapshotStore } from '../ports/index.js';
 import type { Store } from './backend-module.js';
 import type { BackendSelection } from './backend-selection.js';
 import type { Catalog } from './catalog.js';
@@ -20,6 +20,8 @@ export interface Backends {
   readonly blobs: { readonly store: BlobStore; readonly signer: BlobUrlSigner };
   readonly snapshots: SnapshotStore;
   readonly remoteRepositories: RemoteRepositories;
+  /** One client and breaker per forge, shared by remote repositories and the forge plugin. */
+  readonly forgeClients: ForgeClients;
   close(): Promise<void>;
 }
 
@@ -70,9 +72,13 @@ export async function openBackends(
       ...(sharedBlobs ? { sharedBlobs: blobs.store } : {}),
     });
     const repositoriesBackend = await catalog.remoteRepositories();
-    const { actionsMirrorDir, forgeConfigured, forgeApiUrl, forgeToken } = config.env;
+    const { actionsMirrorDir, forgeConfigured, forgeApiUrl, forgeToken, forgeBreaker } = config.env;
+    // Imported lazily: core/forge stands on the kernel (its errors), so a static import here would be a cycle.
+    const { createForgeClients } = await import('../forge/index.js');
+    const forgeClients = createForgeClients({ defaultApiUrl: forgeApiUrl, clock, breaker: forgeBreaker });
     const remoteRepositories = await repositoriesBackend.create({
       ...base,
+      forgeClients,
       logger: logger.child({ backend: `remote-repositories:${repositoriesBackend.id}` }),
       settings: { actionsMirrorDir, forgeConfigured, forgeApiUrl, forgeToken },
     });
@@ -84,6 +90,7 @@ export async function openBackends(
       blobs,
       snapshots,
       remoteRepositories,
+      forgeClients,
       close: () => closeAll(closers, logger),
     };
   } catch (error) {

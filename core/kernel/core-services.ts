@@ -1,4 +1,4 @@
-import type { BlobStore, BlobUrlSigner, Clock, CredentialStore, Database, IdGenerator, Leases, Notifier, RemoteRepositories, SharedKeys, SnapshotStore } from '../ports/index.js';
+import type { BlobStore, BlobUrlSigner, Clock, CredentialStore, Database, ForgeClients, IdGenerator, Leases, Notifier, RemoteRepositories, SharedKeys, SnapshotStore } from '../ports/index.js';
 import type { SvcConfig } from './config/load-config.js';
 import type { Logger } from './logger.js';
 import { createServiceRef } from './service-ref.js';
@@ -36,6 +36,8 @@ export const coreServices = {
   snapshots: createServiceRef<SnapshotStore>({ id: 'core.snapshots' }),
   /** Other repositories runs take code from (remote actions, called workflows): the mirror, then the forge. */
   remoteRepositories: createServiceRef<RemoteRepositories>({ id: 'core.remoteRepositories' }),
+  /** The forge's REST API, one client and circuit breaker per forge (core/forge); every call svc makes to a forge goes through it. */
+  forgeClients: createServiceRef<ForgeClients>({ id: 'core.forgeClients' }),
   clock: createServiceRef<Clock>({ id: 'core.clock' }),
   ids: createServiceRef<IdGenerator>({ id: 'core.ids' }),
   systemAuth: createServiceRef<SystemAuth>({ id: 'core.systemAuth' }),

@@ -187,6 +187,7 @@ function provideCoreServices(
   container.provideRoot(coreServices.sharedKeys, s.backends.sharedKeys, owner);
   container.provideRoot(coreServices.snapshots, s.backends.snapshots, owner);
   container.provideRoot(coreServices.remoteRepositories, s.backends.remoteRepositories, owner);
+  container.provideRoot(coreServices.forgeClients, s.backends.forgeClients, owner);
   container.provideRoot(coreServices.clock, s.clock, owner);
   container.provideRoot(coreServices.ids, s.ids, owner);
   container.provideRoot(coreServices.systemAuth, s.systemAuth, owner);

@@ -20,3 +20,4 @@ export {
   type RepositorySource,
 } from './remote-repositories.js';
 export { jobValuesServiceRef, type JobValues, type JobValuesOf, type RunValues, type SuppliedValues } from './job-values.js';
+export type { BreakerSnapshot, BreakerStateName, ForgeClient, ForgeClients } from './forge.js';

@@ -16,6 +16,9 @@ import { ManualClock } from '../support/manual-clock.js';
 import { onCleanup } from '../support/services.js';
 import { succeed, testRunner } from '../support/test-runner.js';
 import { getRun, localRunsHost, makeWorkTree, submitRun, uploadWorkTree } from './support.js';
+import { createForgeClients } from '../../core/forge/index.js';
+
+const testForgeClients = () => createForgeClients({ defaultApiUrl: 'https://api.github.com', clock: new ManualClock(), breaker: { enabled: true, threshold: 3 } });
 
 isolateGitConfig();
 
@@ -42,7 +45,7 @@ describe('remote reusable workflows: resolution', () => {
   it('reads a workflow at a tag, a branch or a commit, names the ref as GitHub does, and pins one commit per repository and ref', async (t) => {
     const m = await mirror(t);
     const first = await m.commit('acme/shared', { files: { [SHARED]: 'first build\n', '.github/workflows/test.yml': 'first test\n' }, tags: ['v1'] });
-    const repositories = createRemoteRepositories({ actionsMirrorDir: m.dir, ...NO_FORGE }, new ManualClock());
+    const repositories = createRemoteRepositories({ actionsMirrorDir: m.dir, ...NO_FORGE }, new ManualClock(), testForgeClients());
     const read = remoteWorkflowReader(repositories);
     assert.deepEqual(await read({ repository: 'acme/shared', path: SHARED, ref: 'v1' }), {
       name: `acme/shared/${SHARED}@v1`,
@@ -67,7 +70,7 @@ describe('remote reusable workflows: resolution', () => {
   it('names what it looked up and where for a repository, ref or file nobody has; refuses what GitHub refuses; 501 without a source', async (t) => {
     const m = await mirror(t);
     const sha = await m.commit('acme/shared', { files: { [SHARED]: 'on: workflow_call\n' }, tags: ['v1'] });
-    const read = remoteWorkflowReader(createRemoteRepositories({ actionsMirrorDir: m.dir, ...NO_FORGE }, new ManualClock()));
+    const read = remoteWorkflowReader(createRemoteRepositories({ actionsMirrorDir: m.dir, ...NO_FORGE }, new ManualClock(), testForgeClients()));
     const where = `the mirror at ${m.dir} (SVC_ACTIONS_MIRROR_DIR)`;
 
     const noRef = await failure(read({ repository: 'acme/shared', path: SHARED, ref: 'v9' }));
@@ -96,7 +99,7 @@ describe('remote reusable workflows: resolution', () => {
       assert.match(outside.message, /a \.yml or \.yaml file directly in \.github\/workflows/);
     }
 
-    const none = await failure(remoteWorkflowReader(createRemoteRepositories({ actionsMirrorDir: undefined, ...NO_FORGE }, new ManualClock()))({ repository: 'acme/shared', path: SHARED, ref: 'v1' }));
+    const none = await failure(remoteWorkflowReader(createRemoteRepositories({ actionsMirrorDir: undefined, ...NO_FORGE }, new ManualClock(), testForgeClients()))({ repository: 'acme/shared', path: SHARED, ref: 'v1' }));
     assert.equal(none.status, 501);
     assert.equal(none.code, 'not_implemented');
     assert.match(none.message, /^uses: acme\/shared\/\.github\/workflows\/build\.yml@v1: no source of remote repositories is configured \(set SVC_ACTIONS_MIRROR_DIR .* or SVC_FORGE_API_URL/);
@@ -108,7 +111,7 @@ describe('remote reusable workflows: resolution', () => {
     const forge = await startForgeSimulator(t, { token: 'ghp_test' });
     const tool = await forge.repositories.create('acme/tools', { files: { [SHARED]: 'from the forge\n' }, tags: ['v2'] }, { private: true });
     const release = await forge.repositories.commit('acme/tools', { files: { [SHARED]: 'on a branch\n' }, branch: 'release' });
-    const repositories = createRemoteRepositories({ actionsMirrorDir: m.dir, forgeConfigured: true, forgeApiUrl: forge.apiUrl, forgeToken: 'ghp_test' }, new ManualClock());
+    const repositories = createRemoteRepositories({ actionsMirrorDir: m.dir, forgeConfigured: true, forgeApiUrl: forge.apiUrl, forgeToken: 'ghp_test' }, new ManualClock(), testForgeClients());
     const read = remoteWorkflowReader(repositories);
 
     assert.equal((await read({ repository: 'acme/shared', path: SHARED, ref: 'v1' })).content, 'from the mirror\n', 'the mirror goes first');
