@@ -18,6 +18,7 @@ import type { AddressInfo } from 'node:net';
 import { loadDescription, type OpenApiOperation } from './openapi-description.js';
 import { OpenApiValidator } from './openapi-validator.js';
 import { forgeError, notFound, type ForgeContext, type OperationHandler, type OperationTable, type SimulatedRequest, type SimulatedResponse } from './operation-table.js';
+import { APP_OPERATIONS, SimulatedApps } from './app-operations.js';
 import type { GitRepositories, Repository } from './git-repositories.js';
 import { isGitPath, serveGit, type GitHttpRecord } from './git-http.js';
 import { codeload, REPOSITORY_OPERATIONS } from './repository-operations.js';
@@ -31,6 +32,8 @@ export interface ForgeSimulatorOptions {
   readonly description?: string;
   /** The API's path prefix: `''` as api.github.com, `/api/v3` as GitHub Enterprise Server. */
   readonly apiPrefix?: string;
+  /** The forge's clock for App JWT and token expiry (epoch ms); the real one by default. */
+  readonly now?: () => number;
 }
 
 export interface ForgeRequestRecord {
@@ -84,6 +87,8 @@ function serialize(answer: SimulatedResponse): { readonly body: Buffer; readonly
 
 export class ForgeSimulator {
   readonly repositories: GitRepositories;
+  /** GitHub Apps: add one with `apps.add({ id, slug, publicKey, installations })`; minted tokens in `apps.tokens`. */
+  readonly apps: SimulatedApps;
   readonly requests: ForgeRequestRecord[] = [];
   readonly violations: string[] = [];
   /** git smart-HTTP requests to the web host (git-http.ts). */
@@ -101,9 +106,10 @@ export class ForgeSimulator {
   constructor(repositories: GitRepositories, options: ForgeSimulatorOptions = {}) {
     this.repositories = repositories;
     this.#options = options;
+    this.apps = new SimulatedApps(options.now);
     const description = loadDescription(options.description);
     this.#validator = new OpenApiValidator(description);
-    const table = { ...REPOSITORY_OPERATIONS, ...options.operations };
+    const table = { ...REPOSITORY_OPERATIONS, ...APP_OPERATIONS, ...options.operations };
     // Literal-heavy templates first, so `/repos/{owner}/{repo}/commits/{ref}` is tried before a looser one.
     this.#routes = Object.entries(table)
       .map(([operationId, handler]) => routeOf(description.operation(operationId), handler))
@@ -162,6 +168,11 @@ export class ForgeSimulator {
     this.failNext(operationId, answer, Number.POSITIVE_INFINITY);
   }
 
+  /** The next `times` requests of the operation get no answer at all (a timeout for the client). */
+  hangNext(operationId: string, times = 1): void {
+    this.failNext(operationId, { status: 0, hang: true }, times);
+  }
+
   /** Drops the failures still to come. */
   recover(): void {
     this.#failures.clear();
@@ -179,11 +190,16 @@ export class ForgeSimulator {
   #context(): ForgeContext {
     return {
       repositories: this.repositories,
+      apps: this.apps,
       apiUrl: this.#apiUrl,
       webUrl: this.#webUrl,
       visible: (request) => {
         const repository = this.repositories.get(`${request.params['owner'] ?? ''}/${request.params['repo'] ?? ''}`);
-        return repository === undefined || (repository.private && !request.authenticated) ? undefined : repository;
+        if (repository === undefined) return undefined;
+        // An installation token sees only the repositories it was minted for, public ones included.
+        const minted = request.credential === undefined ? undefined : this.apps.liveToken(request.credential);
+        if (minted !== undefined) return minted.repositories.some((name) => name.toLowerCase() === repository.fullName.toLowerCase()) ? repository : undefined;
+        return repository.private && !request.authenticated ? undefined : repository;
       },
       archiveToken: (repository) => {
         const token = randomBytes(12).toString('hex');
@@ -227,16 +243,22 @@ export class ForgeSimulator {
         return send(forgeError(400, `forge simulator: the request does not match GitHub's OpenAPI description: ${problems.join('; ')}`));
       }
       const credential = /^(?:bearer|token)\s+(.+)$/i.exec(authorization ?? '')?.[1];
-      if (authorization !== undefined && (credential === undefined || credential !== this.#options.token)) return send(forgeError(401, 'Bad credentials'));
+      const accepted = credential !== undefined && (credential === this.#options.token || this.apps.accepts(credential));
+      if (authorization !== undefined && !accepted) return send(forgeError(401, 'Bad credentials'));
       const simulated: SimulatedRequest = {
         operationId,
         params,
         query: queryOf(url),
         headers,
         body: body.length > 0 && /json/i.test(String(headers['content-type'] ?? '')) ? (JSON.parse(body.toString('utf8')) as unknown) : body.length > 0 ? body : undefined,
-        authenticated: credential !== undefined,
+        authenticated: accepted,
+        credential,
       };
       const answer = this.#injected(operationId) ?? (await route.handler(simulated, this.#context()));
+      if (answer.hang === true) {
+        this.requests.push({ operationId, method: method.toUpperCase(), path: url.pathname, status: 0, authorization });
+        return;
+      }
       const wire = serialize(answer);
       const wrong = this.#validator.response(route.operation, { status: answer.status, headers: wire.headers, body: wire.body });
       if (wrong.length > 0) {

@@ -24,6 +24,7 @@ export { forgeError, notFound, type ForgeContext, type OperationHandler, type Op
 export { loadDescription, type OpenApiDescription, type OpenApiOperation } from './openapi-description.js';
 export { OpenApiValidator } from './openapi-validator.js';
 export { REPOSITORY_OPERATIONS } from './repository-operations.js';
+export { APP_OPERATIONS, SimulatedApps, type AcceptedJwt, type MintedToken, type PermissionLevel, type SimulatedApp, type SimulatedInstallation } from './app-operations.js';
 
 /** A started simulator, stopped after the test; the test fails if the simulator saw any mismatch. */
 export async function startForgeSimulator(t: TestContext, options: ForgeSimulatorOptions = {}): Promise<ForgeSimulator> {

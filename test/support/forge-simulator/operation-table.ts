@@ -5,6 +5,7 @@
  * answers is checked against the description before it is sent — so adding an operation (webhook
  * deliveries, check runs, ...) is one entry here and its handler.
  */
+import type { SimulatedApps } from './app-operations.js';
 import type { GitRepositories, Repository } from './git-repositories.js';
 
 export interface SimulatedRequest {
@@ -16,8 +17,10 @@ export interface SimulatedRequest {
   readonly headers: Readonly<Record<string, string | readonly string[] | undefined>>;
   /** The body: parsed when JSON, else the bytes; undefined without one. */
   readonly body: unknown;
-  /** True when the request carried the simulator's token (`Bearer` or `token`). */
+  /** True when the request carried a credential the forge accepts (the simulator's token, an App JWT, a live installation token). */
   readonly authenticated: boolean;
+  /** The credential of `Authorization` (`Bearer`/`token`), when there was one. */
+  readonly credential: string | undefined;
 }
 
 export interface SimulatedResponse {
@@ -28,16 +31,20 @@ export interface SimulatedResponse {
   /** A text or binary body, with `contentType`. */
   readonly body?: string | Buffer;
   readonly contentType?: string;
+  /** Never answer (a timeout): the connection stays open until the client gives up or the forge stops. */
+  readonly hang?: true;
 }
 
 /** What handlers reach of the simulated forge. */
 export interface ForgeContext {
   readonly repositories: GitRepositories;
+  /** The Apps, their installations and the tokens minted for them (app-operations.ts). */
+  readonly apps: SimulatedApps;
   /** The REST base (`http://127.0.0.1:<port>[/api/v3]`). */
   readonly apiUrl: string;
   /** The web host's origin (html URLs, and the archive downloads redirects point to). */
   readonly webUrl: string;
-  /** The repository by `owner`/`repo` parameters when the request may see it (a private one needs the token). */
+  /** The repository by `owner`/`repo` parameters when the request may see it (a private one needs the token, or an installation token minted for it). */
   visible(request: SimulatedRequest): Repository | undefined;
   /** A token for one archive download of a repository (what codeload's `?token=` carries). */
   archiveToken(repository: Repository): string;
