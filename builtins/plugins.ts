@@ -38,4 +38,5 @@ export const builtinPlugins: Readonly<Record<string, BuiltinPlugin>> = {
     server: () => import('../plugins/secrets/index.js'),
     commands: async () => (await import('../plugins/secrets/cli/index.js')).secretsCommands,
   },
+  forge: { server: () => import('../plugins/forge/index.js') },
 };

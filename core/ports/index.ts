@@ -21,3 +21,4 @@ export {
 } from './remote-repositories.js';
 export { jobValuesServiceRef, type JobValues, type JobValuesOf, type RunValues, type SuppliedValues } from './job-values.js';
 export type { BreakerSnapshot, BreakerStateName, ForgeClient, ForgeClients } from './forge.js';
+export { forgeAppsServiceRef, type AppPermissions, type ForgeApp, type ForgeApps, type InstallationToken, type MintRecord, type PermissionLevel, type RepositoryInstallation } from './forge-apps.js';
