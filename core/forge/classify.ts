@@ -22,10 +22,10 @@ export function rateLimitWaitMs(headers: Headers, now: number): number | undefin
 }
 
 /** Whether the 403 is a rate limit; reads the body only when the headers do not say (a clone, so the caller still has it). */
-async function isRateLimit403(response: Response): Promise<boolean> {
+async function isRateLimit403(response: Response, now: number): Promise<boolean> {
   if (response.headers.get('x-ratelimit-remaining') === '0') return true;
   const retryAfter = response.headers.get('retry-after');
-  if (retryAfter !== null && rateLimitWaitMs(response.headers, Date.now()) !== undefined) return true;
+  if (retryAfter !== null && rateLimitWaitMs(response.headers, now) !== undefined) return true;
   const text = await response
     .clone()
     .text()
@@ -35,7 +35,7 @@ async function isRateLimit403(response: Response): Promise<boolean> {
 
 export async function classifyResponse(response: Response, method: string, path: string, now: number): Promise<CallOutcome> {
   const what = `${method} ${path}: ${response.status}`;
-  if (response.status === 429 || (response.status === 403 && (await isRateLimit403(response)))) {
+  if (response.status === 429 || (response.status === 403 && (await isRateLimit403(response, now)))) {
     return { kind: 'rate-limited', reason: `rate-limited (${what})`, waitMs: rateLimitWaitMs(response.headers, now) };
   }
   if (response.status >= 500) return { kind: 'failure', reason: what };
