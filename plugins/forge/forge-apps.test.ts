@@ -126,6 +126,14 @@ describe('forge Apps', () => {
     assert.equal(await apps.revoke(job.token), false, 'a token svc no longer holds is not sent to the forge');
     assert.equal(forge.count('apps/revoke-installation-access-token'), 1);
     assert.equal((await apps.installationToken('acme/app', { contents: 'read' })).token, shared.token);
+
+    // Two jobs asking at the same moment get two tokens: revoking one leaves the other working.
+    const [first, second] = await Promise.all([1, 2].map(() => apps.installationToken('acme/app', { contents: 'read' }, { exclusive: true })));
+    assert.ok(first && second);
+    assert.notEqual(first.token, second.token);
+    await apps.revoke(first.token);
+    assert.equal(forge.apps.liveToken(second.token)?.token, second.token);
+    assert.ok(apps.recognise(second.token));
   });
 
   it('a key that does not parse stops loading, naming the App and what to fix', async () => {

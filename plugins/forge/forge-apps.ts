@@ -1,8 +1,13 @@
 /**
  * The `ForgeApps` service (core/ports forge-apps.ts) over the Apps loaded at start: App JWTs
- * (app-key.ts), the installation covering a repository (cached), installation tokens minted
- * through `@octokit/auth-app` on the forge's client (so through its breaker) and narrowed to one
- * repository and a permission set, a token cache, the mint ledger, and revocation.
+ * (app-key.ts), the installation covering a repository (cached), installation tokens minted on
+ * the forge's client (so through its breaker) and narrowed to one repository and a permission
+ * set, a token cache, the mint ledger, and revocation.
+ *
+ * Not `@octokit/auth-app`: it shares one pending mint among all concurrent asks with the same
+ * installation, repositories and permissions, process-wide — two jobs asking at once would get
+ * the same "exclusive" token, and revoking one job's token would cut the other off. Its JWTs set
+ * `iat` 30 s back where the spec asks 60 s. The mint itself is one documented call.
  *
  * Cache: a shared token is reused until 5 minutes before it expires, and concurrent asks for the
  * same repository and permissions share one mint (the jobs of one push cost one call). Ledger:
@@ -11,7 +16,6 @@
  * node minted is not in this node's ledger.
  */
 import { createHash } from 'node:crypto';
-import { createAppAuth } from '@octokit/auth-app';
 import { RequestError } from '@octokit/request-error';
 import { InputError, NotFoundError, SvcError, UnavailableError, UpstreamError } from '../../core/kernel/index.js';
 import { splitRepositoryName, type AppPermissions, type Clock, type ForgeApps, type ForgeClient, type InstallationToken, type MintRecord, type RepositoryInstallation } from '../../core/ports/index.js';
@@ -66,21 +70,6 @@ export function createForgeApps(options: ForgeAppsOptions): ForgeApps & { readon
     return app;
   };
   const jwtOf = (appId: number) => signAppJwt(appId, appOf(appId).key, clock.now());
-  const auths = new Map(
-    options.apps.map((app) => [
-      app.appId,
-      createAppAuth({
-        appId: app.appId,
-        createJwt: async () => {
-          const { jwt, expiresAt } = jwtOf(app.appId);
-          return { jwt, expiresAt: new Date(expiresAt).toISOString() };
-        },
-        request: client.request,
-        // svc keeps its own cache and ledger (clock-driven, revocable); none inside auth-app.
-        cache: { get: () => '', set: () => undefined },
-      }),
-    ]),
-  );
 
   const sweep = () => {
     const now = clock.now();
@@ -114,12 +103,16 @@ export function createForgeApps(options: ForgeAppsOptions): ForgeApps & { readon
       const held = options.apps.length === 0 ? 'svc holds no forge App (svc setup forge --via app)' : `none of svc's Apps (${options.apps.map((app) => app.appId).join(', ')}) is installed on it`;
       throw new NotFoundError(`no App installation covers ${repository}: ${held}`, { code: 'forge_no_installation' });
     }
-    const auth = auths.get(installation.appId);
-    if (auth === undefined) throw new NotFoundError(`svc holds no forge App ${installation.appId}`);
     const repo = splitRepositoryName(repository)?.repo ?? repository;
     let answer: { readonly token: string; readonly expiresAt: string; readonly permissions: Readonly<Record<string, string>> };
     try {
-      answer = await auth({ type: 'installation', installationId: installation.installationId, repositoryNames: [repo], permissions: { ...permissions }, refresh: true });
+      const { data } = await client.request('POST /app/installations/{installation_id}/access_tokens', {
+        installation_id: installation.installationId,
+        repositories: [repo],
+        permissions: { ...permissions },
+        headers: { authorization: `Bearer ${jwtOf(installation.appId).jwt}` },
+      });
+      answer = { token: data.token, expiresAt: data.expires_at, permissions: (data.permissions ?? {}) as Readonly<Record<string, string>> };
     } catch (error) {
       throw forgeFailure(error, `POST /app/installations/${installation.installationId}/access_tokens for ${repository}`, forge);
     }
