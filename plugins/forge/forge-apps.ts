@@ -52,6 +52,9 @@ function forgeFailure(error: unknown, what: string, forge: string): Error {
     if (error.status === 503) return new UnavailableError(`${forge} is unavailable (${what}: ${said})`, { code: 'forge_unavailable' });
     return new UpstreamError(`${forge} failed (${what}: ${said})`, { code: 'forge_failed' });
   }
+  if (error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError')) {
+    return new UnavailableError(`${forge} gave no answer in time (${what})`, { code: 'forge_unavailable', cause: error });
+  }
   return error instanceof Error ? error : new Error(String(error));
 }
 
@@ -135,7 +138,7 @@ export function createForgeApps(options: ForgeAppsOptions): ForgeApps & { readon
     stats,
     appJwt: async (appId) => jwtOf(appId).jwt,
     installationFor,
-    async installationToken(repository, permissions, mintOptions = {}) {
+    installationToken: async function installationToken(repository: string, permissions: AppPermissions, mintOptions: { readonly exclusive?: boolean } = {}): Promise<InstallationToken> {
       if (mintOptions.exclusive === true) return mint(repository, permissions);
       const key = `${repository.toLowerCase()}|${permissionsKey(permissions)}`;
       const pending = shared.get(key);
@@ -145,7 +148,7 @@ export function createForgeApps(options: ForgeAppsOptions): ForgeApps & { readon
           stats.cacheHits += 1;
           return token;
         }
-        if (shared.get(key) !== pending) return this.installationToken(repository, permissions, mintOptions);
+        if (shared.get(key) !== pending) return installationToken(repository, permissions, mintOptions);
       }
       const minted = mint(repository, permissions);
       shared.set(key, minted);
