@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import { engineServiceRef } from '../../core/engine/index.js';
-import { coreServices, definePlugin, RUNNER_SURFACES } from '../../core/kernel/index.js';
-import { runtimeJobsServiceRef } from '../../core/ports/index.js';
+import { coreServices, definePlugin, optional, RUNNER_SURFACES } from '../../core/kernel/index.js';
+import { forgeAppsServiceRef, runtimeJobsServiceRef } from '../../core/ports/index.js';
 import { API_PREFIX, registerArchiveRoutes } from './archive-routes.js';
 import { checkoutTargets } from './checkout-target.js';
-import { patCredentials } from './forge-credentials.js';
+import { appCredentials, patCredentials } from './forge-credentials.js';
 import { forgeGitBase } from './forge-git-url.js';
 import { createForgeMirror, type ForgeMirror } from './forge-mirror.js';
 import { registerGitRoutes } from './git-routes.js';
@@ -15,7 +15,8 @@ import { registerGitRoutes } from './git-routes.js';
  * actions/checkout does from the forge: git smart HTTP (upload-pack only) at
  * `<server_url>/<owner>/<repo>` and tarball/zipball downloads at `<api_url>/repos/...`. A forge
  * run's commit comes from the node's forge mirror (`<data dir>/forge-mirrors`), fetched with the
- * forge's credential (`SVC_FORGE_TOKEN` today), which jobs never see.
+ * forge's credential (an installation token of the GitHub App covering the repository when the
+ * forge plugin holds one, else `SVC_FORGE_TOKEN`), which jobs never see.
  * Served on TCP and the runner socket. README.md has the routes, the auth and the choices.
  */
 export const plugin = definePlugin({
@@ -28,8 +29,10 @@ export const plugin = definePlugin({
     clock: coreServices.clock,
     engine: engineServiceRef,
     runtimeJobs: runtimeJobsServiceRef,
+    // The forge plugin's Apps, when it is enabled: the mirror fetches with their installation tokens.
+    forgeApps: optional(forgeAppsServiceRef),
   },
-  init({ config, snapshots, logger, clock, engine, runtimeJobs }, env) {
+  init({ config, snapshots, logger, clock, engine, runtimeJobs, forgeApps }, env) {
     const forge = config.env;
     // A forge is configured (SVC_FORGE_API_URL, SVC_FORGE_TOKEN or SVC_FORGE_GIT_URL): forge runs check out from the mirror.
     const forgeMirror: ForgeMirror | undefined =
@@ -37,7 +40,7 @@ export const plugin = definePlugin({
         ? createForgeMirror({
             dir: join(config.dataDir, 'forge-mirrors'),
             gitBase: forgeGitBase(forge.forgeApiUrl, forge.forgeGitUrl),
-            credentials: patCredentials(forge.forgeToken),
+            credentials: appCredentials(forgeApps, patCredentials(forge.forgeToken)),
             clock,
           })
         : undefined;

@@ -10,12 +10,16 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { createPublicKey } from 'node:crypto';
 import { describe, it, type TestContext } from 'node:test';
+import { createFileCredentialStore } from '../../backends/credentials/index.js';
 import { selectRuns } from '../../core/engine/index.js';
 import { dispatchNext, WORKFLOW_PATH } from '../runner-protocol/worker-job.js';
-import type { RunnerHost } from '../runner-protocol/runner-host.js';
+import { storeForgeApp } from '../../plugins/forge/index.js';
+import { runnerHost, type RunnerHost } from '../runner-protocol/runner-host.js';
 import { startForgeSimulator, type ForgeSimulator } from '../support/forge-simulator/index.js';
 import { tempDir } from '../support/services.js';
+import { testRsaKeyPem } from '../support/test-rsa-keys.js';
 import { actionsCheckout, basicHeader, jobOf, okGit, relayHost, type CheckoutJob } from './support.js';
 
 const TOKEN = 'ghp_forge_relay_token';
@@ -33,13 +37,20 @@ interface ForgeRun {
   readonly runId: number;
 }
 
-/** A private forge repository with two commits (v1 on the first, v2 on the second) and a run for the second (or `runSha`). */
-async function forgeRun(t: TestContext, jobs = 1, runSha?: string): Promise<ForgeRun> {
-  const forge = await startForgeSimulator(t, { token: TOKEN });
+/**
+ * A private forge repository with two commits (v1 on the first, v2 on the second) and a run for
+ * the second (or `runSha`). svc reads the forge with the PAT, or (`viaApp`) with no PAT and a
+ * GitHub App installed on the repository, stored where `svc setup forge` stores Apps.
+ */
+async function forgeRun(t: TestContext, jobs = 1, runSha?: string, viaApp = false): Promise<ForgeRun> {
+  // The simulator judges App JWTs and token expiry on the host's clock once there is a host.
+  let now = (): number => Date.now();
+  const forge = await startForgeSimulator(t, viaApp ? { now: () => now() } : { token: TOKEN });
   await forge.repositories.create(REPOSITORY, { files: { 'README.md': '# widgets\n', [WORKFLOW_PATH]: workflow(jobs) }, tags: ['v1'] }, { private: true });
   const second = await forge.repositories.commit(REPOSITORY, { files: { 'app.txt': 'second\n' }, tags: ['v2'] });
   const sha = runSha ?? second;
-  const h = await relayHost(t, { SVC_FORGE_API_URL: forge.apiUrl, SVC_FORGE_TOKEN: TOKEN, SVC_FORGE_GIT_URL: forge.webUrl });
+  const h = viaApp ? await appRelayHost(t, forge) : await relayHost(t, { SVC_FORGE_API_URL: forge.apiUrl, SVC_FORGE_TOKEN: TOKEN, SVC_FORGE_GIT_URL: forge.webUrl });
+  now = () => h.clock.now();
   const [selection] = await selectRuns({
     event: { name: 'push', payload: { ref: 'refs/heads/main', after: sha, repository: { full_name: REPOSITORY } }, ref: 'refs/heads/main', sha },
     repository: REPOSITORY,
@@ -51,6 +62,19 @@ async function forgeRun(t: TestContext, jobs = 1, runSha?: string): Promise<Forg
   assert.ok(selection?.kind === 'run', JSON.stringify(selection));
   const run = await h.engine.createRun(selection.input);
   return { forge, h, sha, runId: run.id };
+}
+
+/** A relay host with the forge plugin and App 101 installed on the repository (contents: read), and no PAT. */
+async function appRelayHost(t: TestContext, forge: ForgeSimulator): Promise<RunnerHost> {
+  const key = testRsaKeyPem();
+  const publicKey = createPublicKey(key).export({ type: 'spki', format: 'pem' }).toString();
+  forge.apps.add({ id: 101, slug: 'svc-acme', publicKey, installations: [{ id: 1001, account: 'acme', repositories: [REPOSITORY], permissions: { contents: 'read', metadata: 'read' } }] });
+  const dataDir = join(await tempDir(t), 'data');
+  await storeForgeApp(await createFileCredentialStore(join(dataDir, 'credentials')), { appId: 101, privateKey: key });
+  return runnerHost(t, {
+    plugins: ['local-runs', 'checkout-relay', 'forge'],
+    env: { SVC_DATA_DIR: dataDir, SVC_CREDENTIAL_STORE: 'file', SVC_FORGE_API_URL: forge.apiUrl, SVC_FORGE_GIT_URL: forge.webUrl },
+  });
 }
 
 async function takeJob(run: ForgeRun): Promise<CheckoutJob> {
@@ -113,6 +137,20 @@ describe('checkout relay: forge runs', () => {
     const entries = execFileSync('tar', ['-tzf', archive], { encoding: 'utf8' }).trim().split('\n');
     const top = `acme-widgets-${run.sha.slice(0, 7)}/`;
     assert.ok(entries.includes(`${top}app.txt`) && entries.includes(`${top}README.md`), entries.join(', '));
+  });
+
+  it('with a GitHub App installed on the repository and no PAT, svc fetches with an installation token narrowed to it', async (t) => {
+    const run = await forgeRun(t, 1, undefined, true);
+    const job = await takeJob(run);
+    const { dir, fetch } = await actionsCheckout(t, job, { repository: REPOSITORY });
+    assert.equal(fetch.code, 0, fetch.stderr);
+    assert.equal((await okGit(dir, ['rev-parse', 'HEAD'])).trim(), run.sha);
+    assert.equal(run.forge.gitFetches(REPOSITORY), 1);
+    const minted = run.forge.apps.minted();
+    assert.equal(minted.length, 1);
+    assert.deepEqual(minted[0]?.repositories, [REPOSITORY]);
+    assert.deepEqual(minted[0]?.permissions, { contents: 'read' });
+    assert.ok(!JSON.stringify(job.job.message).includes(minted[0]?.token ?? 'no token'), 'the job never sees the installation token');
   });
 
   it('four jobs of one push checking out at once cost the forge one fetch', async (t) => {

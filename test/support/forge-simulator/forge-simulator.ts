@@ -272,10 +272,17 @@ export class ForgeSimulator {
     }
   }
 
+  /** git reads with the PAT, or an installation token minted for the repository with `contents`. */
+  #gitReader(password: string, repository: string): boolean {
+    if (this.#options.token !== undefined && password === this.#options.token) return true;
+    const minted = this.apps.liveToken(password);
+    return minted !== undefined && minted.permissions['contents'] !== undefined && minted.repositories.some((name) => name.toLowerCase() === repository.toLowerCase());
+  }
+
   async #serveWeb(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? '/', 'http://forge.invalid');
     try {
-      if (isGitPath(url.pathname)) return await serveGit(this.repositories, this.#options.token, request, response, url, (entry) => this.gitRequests.push(entry));
+      if (isGitPath(url.pathname)) return await serveGit(this.repositories, (password, repository) => this.#gitReader(password, repository), request, response, url, (entry) => this.gitRequests.push(entry));
       const answer = request.method === 'GET' ? await codeload(this.#context(), this.#archiveTokens, url) : { status: 405, body: '' };
       const { body, headers } = serialize(answer);
       this.requests.push({ operationId: 'codeload', method: request.method ?? 'GET', path: url.pathname, status: answer.status, authorization: request.headers.authorization });

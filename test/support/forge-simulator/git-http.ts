@@ -3,8 +3,9 @@
  * api.github.com serves REST): `GET /{owner}/{repo}[.git]/info/refs?service=git-upload-pack` and
  * `POST .../git-upload-pack`, protocol v0 and v2, gzip request bodies, by `git upload-pack
  * --stateless-rpc` on the repository. Auth as GitHub's: HTTP Basic with any user name and the
- * token as password (`x-access-token:<token>`); a private repository without it, or a wrong one,
- * is `401` with a Basic challenge. Wants by id of reachable commits are allowed (GitHub allows them).
+ * token as password (`x-access-token:<token>`: the simulator's PAT, or a live installation token
+ * minted for the repository); a private repository without it, or a wrong one, is `401` with a
+ * Basic challenge. Wants by id of reachable commits are allowed (GitHub allows them).
  * Push is `403`.
  */
 import { spawn } from 'node:child_process';
@@ -37,7 +38,8 @@ function basicPassword(authorization: string | undefined): string | undefined {
 
 export async function serveGit(
   repositories: GitRepositories,
-  token: string | undefined,
+  /** Whether `password` may read `repository` (`owner/repo`). */
+  authorised: (password: string, repository: string) => boolean,
   request: IncomingMessage,
   response: ServerResponse,
   url: URL,
@@ -53,7 +55,8 @@ export async function serveGit(
   };
   if (match === null) return answer(404, 'Not Found\n');
   const password = basicPassword(request.headers.authorization);
-  if (request.headers.authorization !== undefined && (password === undefined || password !== token)) {
+  const named = `${decodeURIComponent(match[1] ?? '')}/${decodeURIComponent(match[2] ?? '')}`;
+  if (request.headers.authorization !== undefined && (password === undefined || !authorised(password, named))) {
     return answer(401, 'Invalid username or token.\n', { 'www-authenticate': 'Basic realm="GitHub"' });
   }
   if (repository === undefined || (repository.private && password === undefined)) {
