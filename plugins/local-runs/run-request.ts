@@ -1,6 +1,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { InputError } from '../../core/kernel/index.js';
 import type { JsonObject } from '../../core/workflow/index.js';
+import { MAX_SUPPLIED_VALUE_BYTES, MAX_SUPPLIED_VALUES } from './supplied-values.js';
 
 /** The body of `POST /api/v1/runs` as sent (snake_case, what the JSON Schema checks). */
 export interface RunRequestBody {
@@ -48,10 +49,6 @@ export const DEFAULT_EVENT = 'push';
 export const DEFAULT_BRANCH = 'main';
 export const DEFAULT_ACTOR = 'local';
 
-/** GitHub's limit on one secret or variable value (the secrets plugin's MAX_VALUE_BYTES). */
-export const MAX_SUPPLIED_VALUE_BYTES = 48 * 1024;
-/** How many secrets, and how many variables, one submission may bring. */
-export const MAX_SUPPLIED_VALUES = 100;
 /** The secrets plugin's name rule: UPPER_SNAKE, not starting with a digit or GITHUB_. */
 const VALUE_NAME = '^(?!GITHUB_)[A-Z_][A-Z0-9_]*$';
 const suppliedValues = (what: string) =>

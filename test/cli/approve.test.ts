@@ -3,8 +3,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { engineHost } from '../support/engine-fixture.js';
+import { operatorConfigEnv } from '../support/operator-config.js';
 import { job, runInput } from '../support/run-builder.js';
-import { tempDir } from '../support/services.js';
 import { spawnCli } from '../support/spawn-cli.js';
 import { succeed, testRunner } from '../support/test-runner.js';
 
@@ -16,9 +16,7 @@ async function svc(args: string[], env: Record<string, string>) {
 
 describe('svc approve and svc status for a job waiting on its environment', () => {
   it('status says the job waits and how to approve it; approve releases it as admin_override', async (t) => {
-    const config = join(await tempDir(t), 'config.toml');
-    writeFileSync(config, '[environment_rules."acme/web".production]\nrequired_reviewers = 1\n', { mode: 0o600 });
-    const fixture = await engineHost(t, { env: { SVC_CONFIG: config } });
+    const fixture = await engineHost(t, { env: await operatorConfigEnv(t, '[environment_rules."acme/web".production]\nrequired_reviewers = 1\n') });
     const base = await fixture.host.start();
     const plugins = join(fixture.hostEnv.dir, 'cli-plugins.toml');
     writeFileSync(plugins, '[[plugin]]\nid = "engine"\n');

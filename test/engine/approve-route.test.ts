@@ -1,23 +1,15 @@
 import assert from 'node:assert/strict';
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { describe, it, type TestContext } from 'node:test';
+import { describe, it } from 'node:test';
 import { engineHost } from '../support/engine-fixture.js';
+import { operatorConfigEnv } from '../support/operator-config.js';
 import { job, runInput } from '../support/run-builder.js';
-import { tempDir } from '../support/services.js';
 import { succeed, testRunner } from '../support/test-runner.js';
-
-async function configFile(t: TestContext, toml: string): Promise<string> {
-  const path = join(await tempDir(t), 'config.toml');
-  await writeFile(path, toml, { mode: 0o600 });
-  return path;
-}
 
 const RULES = '[environment_rules."acme/web".production]\nrequired_reviewers = 1\n';
 
 describe('POST /api/v1/runs/{run_id}/jobs/{job_id}/approve', () => {
   it('releases a job waiting for its environment, recording admin_override; 401, 404 and 409 otherwise', async (t) => {
-    const { host, engine, auth } = await engineHost(t, { env: { SVC_CONFIG: await configFile(t, RULES) } });
+    const { host, engine, auth } = await engineHost(t, { env: await operatorConfigEnv(t, RULES) });
     const run = await engine.createRun(runInput([job('build'), job('deploy', { needs: ['build'], environment: { name: 'production', url: 'https://example.test' } })]));
     const runner = testRunner(engine);
     await runner.drain(succeed);
@@ -50,7 +42,7 @@ describe('POST /api/v1/runs/{run_id}/jobs/{job_id}/approve', () => {
   });
 
   it('a rule asking for more than one reviewer stops the start', async (t) => {
-    const config = await configFile(t, '[environment_rules."acme/web".production]\nrequired_reviewers = 2\n');
-    await assert.rejects(engineHost(t, { env: { SVC_CONFIG: config } }), /required_reviewers must be at most 1; got 2/);
+    const config = await operatorConfigEnv(t, '[environment_rules."acme/web".production]\nrequired_reviewers = 2\n');
+    await assert.rejects(engineHost(t, { env: config }), /required_reviewers must be at most 1; got 2/);
   });
 });

@@ -6,7 +6,8 @@ import { describe, it, type TestContext } from 'node:test';
 import { InputError } from '../../../core/kernel/cli/index.js';
 import { parseDotenv } from './dotenv.js';
 import { parseRunOptions } from './run-options.js';
-import { describeRunValues, MAX_VALUE_BYTES, parseValueItems, resolveRunValues, type RunValueFlags } from './run-values.js';
+import { MAX_SUPPLIED_VALUE_BYTES } from '../supplied-values.js';
+import { describeRunValues, parseValueItems, resolveRunValues, type RunValueFlags } from './run-values.js';
 import { submitBody } from './submit-local-run.js';
 
 const NONE: RunValueFlags = { secrets: [], vars: [], inputs: [] };
@@ -158,7 +159,7 @@ describe('run-supplied values resolved', () => {
   });
 
   it('refuses bad names in files by file and line, values over 48 KB and over 100 of a kind, never quoting a value', async (t) => {
-    const big = 'x'.repeat(MAX_VALUE_BYTES + 1);
+    const big = 'x'.repeat(MAX_SUPPLIED_VALUE_BYTES + 1);
     const dir = await tempFiles(t, { bad: 'OK=1\n1BAD=hunter2\n', big: `BIG=${big}\n`, empty: 'E=\n', reserved: 'GITHUB_SHA=hunter2\n', list: '[1]', nested: '{"a": {"b": 1}}', spaced: '{"bad name": "x"}' });
     const run = (flags: Partial<RunValueFlags>) => resolveRunValues({ ...NONE, ...flags }, { cwd: dir, env: {} });
     await assert.rejects(run({ secretFile: 'bad' }), refusesWithout('hunter2', /^bad line 2: '1BAD' is not a secret name/));

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { InputError } from '../../../core/kernel/cli/index.js';
+import { MAX_SUPPLIED_VALUE_BYTES, MAX_SUPPLIED_VALUES } from '../supplied-values.js';
 import { parseDotenv, type DotenvEntry } from './dotenv.js';
 
 /**
@@ -46,10 +47,6 @@ export interface ValueSources {
   readonly prompt?: (text: string) => Promise<string>;
 }
 
-/** GitHub's limit on one secret or variable value (the secret store's too). */
-export const MAX_VALUE_BYTES = 48 * 1024;
-/** How many secrets, and how many variables, one run may bring (the server's limit too). */
-export const MAX_VALUES = 100;
 
 type Kind = 'secret' | 'var';
 const NOUN: Readonly<Record<Kind, string>> = { secret: 'secret', var: 'variable' };
@@ -130,7 +127,7 @@ export async function resolveRunValues(flags: RunValueFlags, sources: ValueSourc
   for (const item of flags.inputs) inputs[item.name] = item.value ?? '';
   for (const [kind, values] of [['secret', secrets], ['var', vars]] as const) {
     const count = Object.keys(values).length;
-    if (count > MAX_VALUES) throw new InputError(`${count} ${NOUN[kind]}s for one run; the limit is ${MAX_VALUES}`, { code: 'too_many_values' });
+    if (count > MAX_SUPPLIED_VALUES) throw new InputError(`${count} ${NOUN[kind]}s for one run; the limit is ${MAX_SUPPLIED_VALUES}`, { code: 'too_many_values' });
     for (const [name, value] of Object.entries(values)) checkSize(kind, name, value);
   }
   return { secrets, vars, inputs };
@@ -157,8 +154,8 @@ function checkFileName(kind: Kind, entry: DotenvEntry, file: string): string {
 
 function checkSize(kind: Kind, name: string, value: string): void {
   const bytes = Buffer.byteLength(value, 'utf8');
-  if (bytes > MAX_VALUE_BYTES) {
-    throw new InputError(`the value of ${NOUN[kind]} ${name} is ${bytes} bytes; the limit is ${MAX_VALUE_BYTES} (48 KB)`, { code: 'value_too_large' });
+  if (bytes > MAX_SUPPLIED_VALUE_BYTES) {
+    throw new InputError(`the value of ${NOUN[kind]} ${name} is ${bytes} bytes; the limit is ${MAX_SUPPLIED_VALUE_BYTES} (48 KB)`, { code: 'value_too_large' });
   }
 }
 
